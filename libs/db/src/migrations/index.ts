@@ -1,0 +1,4 @@
+export { readMigrationFiles, migrationSetChecksum, type MigrationFile } from './migration-files';
+export { applyMigrations, MigrationError, type MigrationReport } from './apply-migrations';
+export { ensureDatabase } from './ensure-database';
+export { migrateDatabase, type MigrateResult } from './migrate';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { jsonObjectSchema } from '../xiaozhi/common-schemas';
+
+// listenai.md: the ListenAI MCP envelope. No `jsonrpc` field; ids are strings.
+
+/** Cloud → device. */
+export const listenAiDownSchema = z.looseObject({
+  action: z.literal('mcp'),
+  cid: z.string(),
+  sid: z.string(),
+  code: z.string(),
+  data: z.looseObject({
+    method: z.string().min(1),
+    id: z.string().min(1).optional(),
+    params: jsonObjectSchema.optional(),
+  }),
+  desc: z.string(),
+});
+
+/** Device → cloud: flat, the method echoed; a tool failure comes as `result.isError:true`. */
+export const listenAiUpSchema = z
+  .looseObject({
+    id: z.string().min(1),
+    action: z.literal('mcp'),
+    method: z.string().optional(),
+    result: z.unknown().optional(),
+    // Not in the seed; read anyway so a JSON-RPC style error is not lost.
+    error: z.looseObject({ message: z.string(), code: z.number().optional() }).optional(),
+  })
+  .refine((m) => m.result !== undefined || m.error !== undefined, { message: 'neither result nor error' });
+
+export type ListenAiDown = z.infer<typeof listenAiDownSchema>;
+export type ListenAiUp = z.infer<typeof listenAiUpSchema>;
+
+/** The JSON text of a cloud → device request or notification, in the seed's key order. */
+export function encodeListenAiDown(m: {
+  cid: string;
+  sid: string;
+  method: string;
+  id?: string;
+  params?: Record<string, unknown>;
+}): string {
+  const data = {
+    method: m.method,
+    ...(m.id !== undefined ? { id: m.id } : {}),
+    ...(m.params !== undefined ? { params: m.params } : {}),
+  };
+  return JSON.stringify({ action: 'mcp', cid: m.cid, sid: m.sid, code: '0', data, desc: 'success' });
+}
+
+/** The JSON text of a device → cloud reply, in the seed's key order. */
+export function encodeListenAiUp(m: {
+  id: string;
+  method?: string;
+  result?: unknown;
+  error?: { message: string; code?: number };
+}): string {
+  return JSON.stringify({
+    id: m.id,
+    action: 'mcp',
+    ...(m.method !== undefined ? { method: m.method } : {}),
+    ...(m.error !== undefined ? { error: m.error } : { result: m.result }),
+  });
+}

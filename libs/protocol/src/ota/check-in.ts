@@ -1,0 +1,127 @@
+import { isSafeFirmwareVersion } from '../firmware-version';
+import { normaliseMac, type Mac } from '../mac';
+import { readJsonObject } from '../json/read-json-object';
+import type { OtaComplaint } from './complaint';
+import { readOtaHeaders, type HeaderBag, type OtaHeaders } from './headers';
+import { parseCompileTime, systemInfoSchema } from './system-info';
+
+/** What the platform needs out of one check-in (xiaozhi §4.2 "How the device identifies itself"). */
+export interface OtaCheckIn {
+  /** Device-Id header, else the body's mac_address; lower case with colons. */
+  readonly mac?: Mac;
+  /** Client-Id header, else the body's uuid. */
+  readonly uuid?: string;
+  readonly serialNumber?: string;
+  /** application.version, else the User-Agent's version. */
+  readonly firmwareVersion?: string;
+  /** board.type: the model. */
+  readonly boardType?: string;
+  /** board.name, else the User-Agent prefix: the build variant. */
+  readonly boardName?: string;
+  /** ota.label: the running slot (it changes after an OTA). */
+  readonly otaLabel?: string;
+  /** application.compile_time as ISO 8601, when it could be read. */
+  readonly compileTime?: string;
+  readonly headers: OtaHeaders;
+  /** The body as sent, unknown fields included (undefined when it was not a JSON object). */
+  readonly systemInfo?: Record<string, unknown>;
+  readonly complaints: readonly OtaComplaint[];
+}
+
+/** Far above a real system-info body (a few KB with the partition table). */
+const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * Reads a check-in leniently (DESIGN §3: answer 200 whenever Device-Id is usable, log what looked wrong).
+ * Never throws; whatever is missing or odd is left out and described in `complaints`.
+ */
+export function readOtaCheckIn(request: {
+  headers: HeaderBag;
+  body: string | Uint8Array | Record<string, unknown> | undefined;
+}): OtaCheckIn {
+  const { headers, complaints } = readOtaHeaders(request.headers);
+  const body = readBody(request.body, complaints);
+  if (body) {
+    const checked = systemInfoSchema.safeParse(body);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        complaints.push({ field: `body ${issue.path.join('.')}`, problem: issue.message });
+      }
+    }
+  }
+  const str = (...path: string[]): string | undefined => {
+    const value = path.reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      body,
+    );
+    return typeof value === 'string' ? value : undefined;
+  };
+
+  const bodyMac = str('mac_address');
+  const bodyMacNormal = bodyMac === undefined ? undefined : normaliseMac(bodyMac);
+  if (headers.deviceId && bodyMacNormal?.ok && bodyMacNormal.value !== headers.deviceId) {
+    complaints.push({ field: 'body mac_address', problem: `differs from Device-Id ${headers.deviceId}` });
+  }
+  const uuid = headers.clientId ?? str('uuid');
+  if (headers.clientId && str('uuid') !== undefined && str('uuid') !== headers.clientId) {
+    complaints.push({ field: 'body uuid', problem: `differs from Client-Id ${headers.clientId}` });
+  }
+  const firmwareVersion = str('application', 'version') ?? headers.userAgent?.version;
+  if (firmwareVersion !== undefined && !isSafeFirmwareVersion(firmwareVersion)) {
+    complaints.push({
+      field: 'body application.version',
+      problem: `${JSON.stringify(firmwareVersion)} is not dotted integers`,
+    });
+  }
+  if (
+    headers.userAgent?.version &&
+    str('application', 'version') &&
+    headers.userAgent.version !== str('application', 'version')
+  ) {
+    complaints.push({
+      field: 'header user-agent',
+      problem: `version differs from application.version ${str('application', 'version')}`,
+    });
+  }
+  const compileText = str('application', 'compile_time');
+  const compileTime = compileText === undefined ? undefined : parseCompileTime(compileText);
+  if (compileText !== undefined && compileTime === undefined) {
+    complaints.push({ field: 'body application.compile_time', problem: 'unreadable date' });
+  }
+
+  const mac = headers.deviceId ?? (bodyMacNormal?.ok ? bodyMacNormal.value : undefined);
+  const fields = {
+    mac,
+    uuid,
+    serialNumber: headers.serialNumber,
+    firmwareVersion,
+    boardType: str('board', 'type'),
+    boardName: str('board', 'name') ?? headers.userAgent?.boardName,
+    otaLabel: str('ota', 'label'),
+    compileTime,
+  };
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<
+    typeof fields
+  >;
+  return {
+    ...defined,
+    headers,
+    ...(body ? { systemInfo: body } : {}),
+    complaints,
+  };
+}
+
+function readBody(
+  body: string | Uint8Array | Record<string, unknown> | undefined,
+  complaints: OtaComplaint[],
+): Record<string, unknown> | undefined {
+  if (body === undefined) {
+    complaints.push({ field: 'body', problem: 'missing' });
+    return undefined;
+  }
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
+  const json = readJsonObject(body, MAX_BODY_BYTES);
+  if (json.ok) return json.value;
+  complaints.push({ field: 'body', problem: json.error.message });
+  return undefined;
+}

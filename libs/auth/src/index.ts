@@ -1,0 +1,3 @@
+export { generateApiKey, parseApiKey, verifyApiKeySecret, type NewApiKey } from './api-key';
+export { hashPassword, verifyPassword } from './password';
+export { ROLES, roleAllows, type Role } from './roles';

@@ -1,0 +1,9 @@
+export { VERDICTS, VERDICT_MEANING, NOT_SENT_VERDICTS, type Verdict } from './verdicts';
+export { EVIDENCE_STAGES, type EvidenceStage } from './evidence-stages';
+export { CALL_ORIGINS, CALL_STATES, MACHINE_ORIGINS, type CallOrigin, type CallState } from './calls';
+export {
+  CAMPAIGN_STATES,
+  CAMPAIGN_TARGET_STATES,
+  type CampaignState,
+  type CampaignTargetState,
+} from './campaigns';

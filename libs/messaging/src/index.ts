@@ -1,0 +1,1 @@
+export { connectServiceMqtt, mqttHealthCheck, closeMqtt, type ServiceMqttOptions } from './service-mqtt';

@@ -1,0 +1,23 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOB_DEFAULTS } from './job-defaults';
+import { JOBS, type JobData, type JobsOf, type QueueName } from './jobs';
+
+/** A typed producer: only the jobs of its queue, with data validated before it reaches Redis. */
+export class QueueClient<Q extends QueueName> {
+  readonly queue: Queue;
+
+  constructor(readonly name: Q, connection: Redis, prefix: string) {
+    this.queue = new Queue(name, { connection, prefix, defaultJobOptions: JOB_DEFAULTS[name] });
+  }
+
+  async add<N extends JobsOf<Q>>(job: N, data: JobData<N>, options?: JobsOptions): Promise<string> {
+    const parsed = JOBS[job].data.parse(data);
+    const added = await this.queue.add(job, parsed, options);
+    return added.id!;
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { Worker, type Job, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOBS, type JobData, type JobName, type JobsOf, type QueueName } from './jobs';
+
+export type JobHandlers<Q extends QueueName> = { [N in JobsOf<Q>]: (data: JobData<N>, job: Job) => Promise<unknown> };
+
+/** Thrown at start-up: a worker without a handler for one of its queue's jobs must not run. */
+export class HandlerRegistryError extends Error {}
+
+/**
+ * A worker for one queue. It refuses to start unless every job of that queue has exactly one handler, and it
+ * validates each job's data with the job's schema before the handler sees it.
+ */
+export function createQueueWorker<Q extends QueueName>(
+  queue: Q,
+  handlers: JobHandlers<Q>,
+  options: { connection: Redis; prefix: string } & Omit<WorkerOptions, 'connection' | 'prefix'>,
+): Worker {
+  const expected = (Object.keys(JOBS) as JobName[]).filter((name) => JOBS[name].queue === queue).sort();
+  const given = Object.keys(handlers).sort();
+  if (expected.join() !== given.join()) {
+    throw new HandlerRegistryError(
+      `queue ${queue}: handlers for [${given.join(', ')}] but its jobs are [${expected.join(', ')}]`,
+    );
+  }
+  return new Worker(
+    queue,
+    async (job) => {
+      const name = job.name as JobName;
+      const spec = JOBS[name];
+      if (!spec || spec.queue !== queue) throw new Error(`unknown job ${job.name} on queue ${queue}`);
+      const data = spec.data.parse(job.data);
+      const handler = (handlers as Record<string, (data: unknown, job: Job) => Promise<unknown>>)[name]!;
+      return handler(data, job);
+    },
+    options,
+  );
+}

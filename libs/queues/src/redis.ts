@@ -1,0 +1,29 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import { HOW_TO_START, type HealthCheck } from '@fleet/telemetry';
+
+export { Redis } from 'ioredis';
+
+/**
+ * One ioredis connection. `maxRetriesPerRequest: null` is what BullMQ workers need (a blocking command must
+ * wait out a Redis restart rather than fail); the connection retries forever with a capped delay.
+ */
+export function createRedis(url: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    lazyConnect: false,
+    ...options,
+  });
+}
+
+export function redisHealthCheck(redis: Redis): HealthCheck {
+  return {
+    name: 'redis',
+    hint: HOW_TO_START.redis,
+    async check() {
+      if (redis.status !== 'ready') throw new Error(`redis connection is ${redis.status}`);
+      await redis.ping();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { registerOpsRoutes, type OpsRoutesOptions } from './ops-routes';
+export { runService, StopStack, type RunServiceOptions, type StopFunction } from './service-lifecycle';
+export { listenHttp } from './listen';

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { runHealthChecks, type HealthCheck, type Registry } from '@fleet/telemetry';
+
+export interface OpsRoutesOptions {
+  checks: HealthCheck[];
+  registry: Registry;
+}
+
+/** `GET /healthz` (200 when every real dependency answers, 503 with the reasons otherwise) and `GET /metrics`. */
+export function registerOpsRoutes(app: FastifyInstance, { checks, registry }: OpsRoutesOptions): void {
+  app.get('/healthz', async (_request, reply) => {
+    const report = await runHealthChecks(checks);
+    return reply.code(report.ok ? 200 : 503).send({ status: report.ok ? 'ok' : 'unhealthy', ...report });
+  });
+  app.get('/metrics', async (_request, reply) => {
+    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+  });
+}

@@ -1,0 +1,5 @@
+export { createLogger, type Logger } from './logger';
+export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics';
+export { runHealthChecks, type HealthCheck, type HealthReport } from './health';
+export { HOW_TO_START } from './dependency-hints';
+export { startTracing, type TracingHandle, type TracingOptions } from './tracing';

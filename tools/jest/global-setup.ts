@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { applyMigrations, migrationSetChecksum, readMigrationFiles } from '@fleet/db';
-import { databaseUrl, TEMPLATE_DATABASE, TEST_POSTGRES_URL } from './postgres-urls';
+import { databaseUrl, TEMPLATE_DATABASE, TEST_POSTGRES_URL } from '@fleet/testing';
 
 /**
  * Runs once before the tests: brings the template database up to date with prisma/migrations.
  * Each test file then clones it (CREATE DATABASE … TEMPLATE), which takes milliseconds.
  */
 export default async function globalSetup(): Promise<void> {
-  const files = readMigrationFiles(join(__dirname, '../../../prisma/migrations'));
+  const files = readMigrationFiles(join(__dirname, '../../prisma/migrations'));
   const checksum = migrationSetChecksum(files);
   const admin = new Client({ connectionString: TEST_POSTGRES_URL });
   try {

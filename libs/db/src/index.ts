@@ -1,1 +1,4 @@
+export * from './client';
 export * from './migrations';
+export * as DbEnums from './generated/prisma/enums';
+export * from './operators';

@@ -19,7 +19,14 @@ ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE O
 ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO fleet_app;
 
 REVOKE UPDATE, DELETE, TRUNCATE ON "evidence", "evidence_chain_head" FROM fleet_app;
-REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON "_prisma_migrations" FROM fleet_app;
+-- The migration history belongs to the owner. (A shadow database of `prisma migrate diff` has no such table.)
+DO $$
+BEGIN
+  IF to_regclass('"_prisma_migrations"') IS NOT NULL THEN
+    REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON "_prisma_migrations" FROM fleet_app;
+  END IF;
+END
+$$;
 
 -- Defence in depth: even the owner's role cannot change evidence without first disabling this trigger,
 -- which itself leaves a trace in the server log and is what an integrity check exists to catch.

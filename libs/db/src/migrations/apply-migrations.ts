@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { type MigrationFile } from './migration-files';
 
 // Prisma's own bookkeeping table, so `prisma migrate deploy` sees the same history wherever its engine runs.

@@ -2,3 +2,4 @@ export { readMigrationFiles, migrationSetChecksum, type MigrationFile } from './
 export { applyMigrations, MigrationError, type MigrationReport } from './apply-migrations';
 export { ensureDatabase } from './ensure-database';
 export { migrateDatabase, type MigrateResult } from './migrate';
+export { runMigrations, describeMigration } from './run-migrations';

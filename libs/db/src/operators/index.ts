@@ -1,0 +1,1 @@
+export { bootstrapAdmin, type BootstrappedAdmin } from './bootstrap-admin';

@@ -1,0 +1,32 @@
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { postgresHealthCheck, type Pool } from '@fleet/db';
+import { redisHealthCheck, type Redis } from '@fleet/queues';
+import { runHealthChecks, type Registry } from '@fleet/telemetry';
+import { METRICS_REGISTRY, PG_POOL, REDIS } from '../infra/tokens';
+
+/** `/healthz` checks the API's real dependencies; `/metrics` is Prometheus text. Both outside /api/v1. */
+@Controller()
+export class HealthController {
+  private readonly checks;
+
+  constructor(
+    @Inject(PG_POOL) pool: Pool,
+    @Inject(REDIS) redis: Redis,
+    @Inject(METRICS_REGISTRY) private readonly registry: Registry,
+  ) {
+    this.checks = [postgresHealthCheck(pool), redisHealthCheck(redis)];
+  }
+
+  @Get('healthz')
+  async health(@Res() reply: FastifyReply): Promise<void> {
+    const report = await runHealthChecks(this.checks);
+    await reply.code(report.ok ? 200 : 503).send({ status: report.ok ? 'ok' : 'unhealthy', ...report });
+  }
+
+  @Get('metrics')
+  @Header('cache-control', 'no-store')
+  async metrics(@Res() reply: FastifyReply): Promise<void> {
+    await reply.header('content-type', this.registry.contentType).send(await this.registry.metrics());
+  }
+}

@@ -1,0 +1,15 @@
+import { timingSafeEqual } from 'node:crypto';
+
+/** The platform's own services, each with its own secret (one service cannot pose as another). */
+export class ServiceIdentities {
+  constructor(private readonly secrets: Map<string, string>) {}
+
+  /** The service name when username and password match one, else undefined. */
+  authenticate(username: string | undefined, password: Buffer | undefined): string | undefined {
+    if (!username || !password) return undefined;
+    const secret = this.secrets.get(username);
+    if (secret === undefined) return undefined;
+    const expected = Buffer.from(secret);
+    return expected.length === password.length && timingSafeEqual(expected, password) ? username : undefined;
+  }
+}

@@ -1,0 +1,96 @@
+// Lint: type-aware TypeScript rules plus Nx module boundaries with real constraints (STYLE.md §6).
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+// What each kind of project may import. Apps depend on libs only; the protocol lib on nothing with I/O.
+const typeConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:protocol'] },
+  { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: ['type:protocol'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol', 'type:tool'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
+];
+const scopeConstraints = [
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:broker', onlyDependOnLibsWithTags: ['scope:shared', 'scope:broker'] },
+  { sourceTag: 'scope:orchestrator', onlyDependOnLibsWithTags: ['scope:shared', 'scope:orchestrator'] },
+  { sourceTag: 'scope:voice', onlyDependOnLibsWithTags: ['scope:shared', 'scope:voice'] },
+  { sourceTag: 'scope:admin', onlyDependOnLibsWithTags: ['scope:shared', 'scope:admin'] },
+  { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sim'] },
+  { sourceTag: 'scope:bench', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sim', 'scope:bench'] },
+];
+const boundaries = (extra = []) => [
+  'error',
+  {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [...typeConstraints, ...scopeConstraints].map((c) => ({
+      ...c,
+      onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, ...extra],
+    })),
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'libs/db/src/generated/**', 'coverage/**', '.nx/**', 'apps/console/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      // One program for the whole workspace (root tsconfig.json): much faster than a program per project.
+      parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(),
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // STYLE §4: configuration is read once, in each app's config module.
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'read the environment only in a config module (config.ts) or test setup',
+        },
+      ],
+    },
+  },
+  {
+    // Tests may use the test helpers and start the simulator; production code may not.
+    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(['type:testing', 'type:tool', 'scope:sim']),
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      // jest's asymmetric matchers (expect.stringContaining) are typed `any`
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      'no-restricted-syntax': 'off',
+    },
+  },
+  {
+    files: ['**/config.ts', 'tools/jest/**', 'libs/testing/src/**/*.ts', 'prisma.config.ts', 'tools/build/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/no-require-imports': 'off',
+      '@nx/enforce-module-boundaries': 'off', // build and test configuration, not project source
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,73 @@
+// `npm start`: migrate, start the four services, wait until each is healthy, say where they listen.
+import { bootstrapAdmin, createPrismaClient, describeMigration, runMigrations, type BootstrappedAdmin } from '@fleet/db';
+import { banner, type RunningService } from './banner';
+import { loadLauncherConfig } from './config';
+import { startServiceProcess, type ServiceProcess } from './service-process';
+import { SERVICES } from './services';
+import { waitHealthy } from './wait-healthy';
+
+const HEALTHY_WITHIN_MS = 45_000;
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadLauncherConfig();
+  const migration = await runMigrations(config.MIGRATION_DATABASE_URL, config.migrationsDir);
+  console.log(`launcher: ${describeMigration(migration)}`);
+  const admin = await bootstrapFirstAdmin(config.DATABASE_URL);
+
+  const children: ServiceProcess[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGTERM');
+    await Promise.all(children.map((c) => c.exited));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const running: RunningService[] = [];
+  const shared: Record<string, string> = {};
+  for (const service of SERVICES) {
+    const child = startServiceProcess(service.name, service.entry, {
+      distDir: config.distDir,
+      pretty: config.LOG_FORMAT === 'pretty',
+      env: config.envFor(service.name, shared),
+    });
+    children.push(child);
+    void child.exited.then((code) => {
+      if (stopping) return;
+      console.error(`launcher: ${service.name} exited (code ${code}); stopping the others`);
+      void stopAll(code || 1);
+    });
+    const ports = await Promise.race([child.ports, child.exited.then(() => undefined)]);
+    if (!ports) return; // the exit handler above reports and stops the rest
+    running.push({ name: service.name, ports });
+    if (service.name === 'broker' && !config.mqttUrlConfigured && ports['mqtt']) {
+      shared['MQTT_URL'] = `mqtt://127.0.0.1:${ports['mqtt']}`;
+    }
+  }
+
+  const health = await Promise.all(
+    running.map(async (s) => ({ name: s.name, ...(await waitHealthy(`http://127.0.0.1:${s.ports['http']}/healthz`, HEALTHY_WITHIN_MS)) })),
+  );
+  for (const h of health.filter((x) => !x.ok)) {
+    console.error(`launcher: ${h.name} is not healthy yet: ${h.detail}`);
+  }
+  console.log(banner(running, Date.now() - started, admin));
+}
+
+async function bootstrapFirstAdmin(url: string): Promise<BootstrappedAdmin | undefined> {
+  const prisma = createPrismaClient(url, { poolSize: 1 });
+  try {
+    return await bootstrapAdmin(prisma);
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`launcher: ${err.message}`);
+  process.exit(1);
+});

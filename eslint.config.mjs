@@ -7,10 +7,16 @@ import tseslint from 'typescript-eslint';
 // What each kind of project may import. Apps depend on libs only; the protocol lib on nothing with I/O.
 const typeConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
-  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
+  {
+    sourceTag: 'type:data-access',
+    onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'],
+  },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:protocol'] },
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: ['type:protocol'] },
-  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol', 'type:tool'] },
+  {
+    sourceTag: 'type:tool',
+    onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol', 'type:tool'],
+  },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
 ];
 const scopeConstraints = [
@@ -36,7 +42,14 @@ const boundaries = (extra = []) => [
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'libs/db/src/generated/**', 'coverage/**', '.nx/**', 'apps/console/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'libs/db/src/generated/**',
+      'coverage/**',
+      '.nx/**',
+      'apps/console/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -75,7 +88,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/config.ts', 'tools/jest/**', 'libs/testing/src/**/*.ts', 'prisma.config.ts', 'tools/build/**'],
+    files: [
+      '**/config.ts',
+      'tools/jest/**',
+      'libs/testing/src/**/*.ts',
+      'prisma.config.ts',
+      'tools/build/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
@@ -84,7 +103,13 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' },
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+      },
     },
     rules: {
       ...tseslint.configs.disableTypeChecked.rules,

@@ -11,7 +11,11 @@ module.exports = {
     // does not, so under Jest it is compiled to CommonJS like our own code.
     'node_modules/aedes/.+\\.js$': [
       '@swc/jest',
-      { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' }, swcrc: false },
+      {
+        jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' },
+        module: { type: 'commonjs' },
+        swcrc: false,
+      },
     ],
   },
   transformIgnorePatterns: ['/node_modules/(?!aedes/)'],

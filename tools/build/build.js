@@ -7,7 +7,14 @@ const swc = require('@swc/core');
 const { root, swcOptions } = require('./swc-options');
 
 const SOURCE_DIRS = ['apps', 'libs', 'tools'];
-const SKIP = [/\.spec\.ts$/, /\.d\.ts$/, /(^|\/)test\//, /^libs\/testing\//, /^apps\/console\//, /node_modules/];
+const SKIP = [
+  /\.spec\.ts$/,
+  /\.d\.ts$/,
+  /(^|\/)test\//,
+  /^libs\/testing\//,
+  /^apps\/console\//,
+  /node_modules/,
+];
 
 function* walk(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -28,7 +35,12 @@ async function main() {
     files.map(async (rel) => {
       const src = path.join(root, rel);
       const out = path.join(outRoot, rel.replace(/\.ts$/, '.js'));
-      const { code, map } = await swc.transformFile(src, { ...options, filename: src, outputPath: out, swcrc: false });
+      const { code, map } = await swc.transformFile(src, {
+        ...options,
+        filename: src,
+        outputPath: out,
+        swcrc: false,
+      });
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, map ? `${code}\n//# sourceMappingURL=${path.basename(out)}.map\n` : code);
       if (map) fs.writeFileSync(`${out}.map`, map);

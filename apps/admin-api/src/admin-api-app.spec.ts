@@ -1,4 +1,13 @@
-import { createTestDatabase, getJson, startTcpProxy, startTestRedis, waitFor, type TcpProxy, type TestDatabase, type TestRedis } from '@fleet/testing';
+import {
+  createTestDatabase,
+  getJson,
+  startTcpProxy,
+  startTestRedis,
+  waitFor,
+  type TcpProxy,
+  type TestDatabase,
+  type TestRedis,
+} from '@fleet/testing';
 import { createLogger } from '@fleet/telemetry';
 import { startAdminApi, type AdminApiHandle } from './admin-api-app';
 import { loadAdminApiConfig } from './config';
@@ -17,7 +26,12 @@ describe('the admin API service', () => {
     const url = new URL(db.url);
     url.port = String(pgProxy.port);
     api = await startAdminApi(
-      loadAdminApiConfig({ DATABASE_URL: url.toString(), REDIS_URL: redis.url, BIND_HOST: '127.0.0.1', HTTP_PORT: '0' }),
+      loadAdminApiConfig({
+        DATABASE_URL: url.toString(),
+        REDIS_URL: redis.url,
+        BIND_HOST: '127.0.0.1',
+        HTTP_PORT: '0',
+      }),
       logger,
     );
   });
@@ -50,6 +64,8 @@ describe('the admin API service', () => {
     });
     expect(down.body).toMatchObject({ checks: { postgres: { ok: false } } });
     await pgProxy.restore();
-    await waitFor(async () => (await getJson(`${base()}/healthz`)).status === 200, { what: 'healthz back to 200' });
+    await waitFor(async () => (await getJson(`${base()}/healthz`)).status === 200, {
+      what: 'healthz back to 200',
+    });
   });
 });

@@ -1,5 +1,14 @@
 import { ConfigError } from '@fleet/config';
-import { createTestDatabase, getJson, startTcpProxy, startTestRedis, waitFor, type TcpProxy, type TestDatabase, type TestRedis } from '@fleet/testing';
+import {
+  createTestDatabase,
+  getJson,
+  startTcpProxy,
+  startTestRedis,
+  waitFor,
+  type TcpProxy,
+  type TestDatabase,
+  type TestRedis,
+} from '@fleet/testing';
 import { createLogger } from '@fleet/telemetry';
 import { startBroker, type BrokerHandle } from './broker-app';
 import { loadBrokerConfig } from './config';
@@ -46,7 +55,10 @@ describe('the broker service', () => {
       return r.status === 200 && r;
     });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'ok', checks: { postgres: { ok: true }, redis: { ok: true }, mqtt: { ok: true } } });
+    expect(body).toMatchObject({
+      status: 'ok',
+      checks: { postgres: { ok: true }, redis: { ok: true }, mqtt: { ok: true } },
+    });
   });
 
   it('serves Prometheus metrics labelled with the service', async () => {
@@ -63,7 +75,10 @@ describe('the broker service', () => {
     });
     expect(down.body).toMatchObject({
       status: 'unhealthy',
-      checks: { postgres: { ok: false, hint: expect.stringContaining('pg_ctlcluster') }, redis: { ok: true } },
+      checks: {
+        postgres: { ok: false, hint: expect.stringContaining('pg_ctlcluster') },
+        redis: { ok: true },
+      },
     });
     await pgProxy.restore();
     await waitFor(async () => (await healthz()).status === 200, { what: 'healthz back to 200' });
@@ -72,17 +87,17 @@ describe('the broker service', () => {
 
 describe('broker configuration', () => {
   it('refuses a production start without device signing keys, naming the variable', () => {
-    expect(() => loadBrokerConfig({ NODE_ENV: 'production', SERVICE_CREDENTIALS: 'orchestrator:0123456789abcdef' })).toThrow(
-      ConfigError,
-    );
-    expect(() => loadBrokerConfig({ NODE_ENV: 'production', SERVICE_CREDENTIALS: 'orchestrator:0123456789abcdef' })).toThrow(
-      /DEVICE_SIGNING_KEYS/,
-    );
+    expect(() =>
+      loadBrokerConfig({ NODE_ENV: 'production', SERVICE_CREDENTIALS: 'orchestrator:0123456789abcdef' }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      loadBrokerConfig({ NODE_ENV: 'production', SERVICE_CREDENTIALS: 'orchestrator:0123456789abcdef' }),
+    ).toThrow(/DEVICE_SIGNING_KEYS/);
   });
 
   it('names a bad port variable', () => {
-    expect(() => loadBrokerConfig({ MQTT_PORT: 'eighteen', DEVICE_SIGNING_KEYS: 'k', SERVICE_CREDENTIALS: 'a:b' })).toThrow(
-      /MQTT_PORT/,
-    );
+    expect(() =>
+      loadBrokerConfig({ MQTT_PORT: 'eighteen', DEVICE_SIGNING_KEYS: 'k', SERVICE_CREDENTIALS: 'a:b' }),
+    ).toThrow(/MQTT_PORT/);
   });
 });

@@ -1,7 +1,7 @@
 import { Aedes } from 'aedes';
 import Fastify from 'fastify';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
-import { createRedis, redisHealthCheck } from '@fleet/queues';
+import { createRedis, redisHealthCheck, watchRedis } from '@fleet/queues';
 import { registerOpsRoutes, listenHttp, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import type { BrokerConfig } from './config';
@@ -18,10 +18,12 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
   const stack = new StopStack(logger);
   try {
     const registry = createMetricsRegistry('broker');
-    const pool = createPgPool(config.DATABASE_URL, { onError: (err) => logger.warn({ err }, 'postgres pool error') });
+    const pool = createPgPool(config.DATABASE_URL, {
+      onError: (err) => logger.warn({ err }, 'postgres pool error'),
+    });
     stack.push('postgres', () => pool.end());
     const redis = createRedis(config.REDIS_URL);
-    redis.on('error', () => undefined); // reported by /healthz; ioredis keeps reconnecting
+    watchRedis(redis, logger);
     stack.push('redis', () => Promise.resolve(redis.disconnect()));
 
     const services = new ServiceIdentities(config.serviceCredentials);

@@ -20,7 +20,10 @@ const schema = z.object({
   ...commonEnv,
   ...databaseEnv,
   ...redisEnv,
-  BROKER_ID: z.string().regex(/^[A-Za-z0-9._-]+$/).default(`${hostname()}-${process.pid}`),
+  BROKER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .default(`${hostname()}-${process.pid}`),
   BIND_HOST: z.string().default('0.0.0.0'),
   MQTT_PORT: envPort(1884),
   MQTT_WS_PORT: envPort(8085),
@@ -52,7 +55,9 @@ export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerCo
     if (raw.NODE_ENV === 'production') {
       // Never "skip the check": a production broker without keys would accept any device.
       const missing = keys.length === 0 ? 'DEVICE_SIGNING_KEYS' : 'SERVICE_CREDENTIALS';
-      throw new ConfigError([{ variable: missing, message: 'required in production (no development fallback)' }]);
+      throw new ConfigError([
+        { variable: missing, message: 'required in production (no development fallback)' },
+      ]);
     }
     const dev = loadOrCreateDevSecrets(devSecretsPath(findWorkspaceRoot(__dirname)));
     if (keys.length === 0) keys = [dev.deviceSigningKey];
@@ -73,7 +78,9 @@ function parseServiceCredentials(pairs: string[]): Map<string, string> {
   for (const pair of pairs) {
     const at = pair.indexOf(':');
     if (at <= 0 || at === pair.length - 1) {
-      throw new ConfigError([{ variable: 'SERVICE_CREDENTIALS', message: 'expected name:secret pairs separated by commas' }]);
+      throw new ConfigError([
+        { variable: 'SERVICE_CREDENTIALS', message: 'expected name:secret pairs separated by commas' },
+      ]);
     }
     map.set(pair.slice(0, at), pair.slice(at + 1));
   }

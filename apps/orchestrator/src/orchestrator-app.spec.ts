@@ -56,7 +56,9 @@ describe('the orchestrator service', () => {
       const r = await healthz();
       return r.status === 200 && r;
     });
-    expect(ok.body).toMatchObject({ checks: { postgres: { ok: true }, redis: { ok: true }, mqtt: { ok: true } } });
+    expect(ok.body).toMatchObject({
+      checks: { postgres: { ok: true }, redis: { ok: true }, mqtt: { ok: true } },
+    });
   });
 
   it('reports Redis down with a reason and recovers when it returns', async () => {
@@ -65,7 +67,9 @@ describe('the orchestrator service', () => {
       const r = await healthz();
       return r.status === 503 && r;
     });
-    expect(down.body).toMatchObject({ checks: { redis: { ok: false, hint: expect.stringContaining('redis-server') } } });
+    expect(down.body).toMatchObject({
+      checks: { redis: { ok: false, hint: expect.stringContaining('redis-server') } },
+    });
     await redisProxy.restore();
     await waitFor(async () => (await healthz()).status === 200, { what: 'healthz back to 200' });
   });

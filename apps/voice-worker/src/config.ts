@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { commonEnv, databaseEnv, envPort, loadConfig, redisEnv, resolveServicePassword, serviceMqttEnv } from '@fleet/config';
+import {
+  commonEnv,
+  databaseEnv,
+  envPort,
+  loadConfig,
+  redisEnv,
+  resolveServicePassword,
+  serviceMqttEnv,
+} from '@fleet/config';
 
 // The only place the voice-worker reads process.env.
 const schema = z.object({

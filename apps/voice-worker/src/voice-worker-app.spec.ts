@@ -50,7 +50,9 @@ describe('the voice worker service', () => {
       const r = await getJson(`http://127.0.0.1:${worker.ports.http}/healthz`);
       return r.status === 200 && r;
     });
-    expect(ok.body).toMatchObject({ checks: { postgres: { ok: true }, redis: { ok: true }, mqtt: { ok: true } } });
+    expect(ok.body).toMatchObject({
+      checks: { postgres: { ok: true }, redis: { ok: true }, mqtt: { ok: true } },
+    });
   });
 
   it('reports the broker connection lost when the broker goes away', async () => {
@@ -59,6 +61,8 @@ describe('the voice worker service', () => {
       const r = await getJson(`http://127.0.0.1:${worker.ports.http}/healthz`);
       return r.status === 503 && r;
     });
-    expect(down.body).toMatchObject({ checks: { mqtt: { ok: false, error: 'not connected to the broker' } } });
+    expect(down.body).toMatchObject({
+      checks: { mqtt: { ok: false, error: 'not connected to the broker' } },
+    });
   });
 });

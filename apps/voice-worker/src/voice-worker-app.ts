@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
-import { createRedis, redisHealthCheck } from '@fleet/queues';
+import { createRedis, redisHealthCheck, watchRedis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import type { VoiceWorkerConfig } from './config';
@@ -13,14 +13,19 @@ export interface VoiceWorkerHandle {
 }
 
 /** Composition root of the voice worker. */
-export async function startVoiceWorker(config: VoiceWorkerConfig, logger: Logger): Promise<VoiceWorkerHandle> {
+export async function startVoiceWorker(
+  config: VoiceWorkerConfig,
+  logger: Logger,
+): Promise<VoiceWorkerHandle> {
   const stack = new StopStack(logger);
   try {
     const registry = createMetricsRegistry('voice-worker');
-    const pool = createPgPool(config.DATABASE_URL, { onError: (err) => logger.warn({ err }, 'postgres pool error') });
+    const pool = createPgPool(config.DATABASE_URL, {
+      onError: (err) => logger.warn({ err }, 'postgres pool error'),
+    });
     stack.push('postgres', () => pool.end());
     const redis = createRedis(config.REDIS_URL);
-    redis.on('error', () => undefined); // reported by /healthz; ioredis keeps reconnecting
+    watchRedis(redis, logger);
     stack.push('redis', () => Promise.resolve(redis.disconnect()));
     const mqtt = connectServiceMqtt({
       url: config.MQTT_URL,

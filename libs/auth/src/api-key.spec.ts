@@ -6,7 +6,12 @@ describe('API keys', () => {
     const parsed = parseApiKey(key.plaintext);
     expect(parsed?.prefix).toBe(key.prefix);
     expect(verifyApiKeySecret(parsed!.secret, key.secretHash)).toBe(true);
-    expect(verifyApiKeySecret(parsed!.secret.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), key.secretHash)).toBe(false);
+    expect(
+      verifyApiKeySecret(
+        parsed!.secret.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        key.secretHash,
+      ),
+    ).toBe(false);
   });
 
   it('never store the plaintext', () => {

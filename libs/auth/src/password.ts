@@ -23,7 +23,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
-function derive(password: string, salt: Buffer, { keylen, ...options }: ScryptOptions & { keylen: number }): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  { keylen, ...options }: ScryptOptions & { keylen: number },
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, keylen, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
       err ? reject(err) : resolve(key),

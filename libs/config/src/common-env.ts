@@ -18,5 +18,8 @@ export const databaseEnv = {
 export const redisEnv = {
   REDIS_URL: envUrl(DEFAULT_REDIS_URL, ['redis:', 'rediss:']),
   /** Key prefix for BullMQ, so that two platforms can share one Redis. */
-  QUEUE_PREFIX: z.string().regex(/^[a-z0-9:_-]+$/).default('fleet'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]+$/)
+    .default('fleet'),
 };

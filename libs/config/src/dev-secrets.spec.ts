@@ -10,6 +10,8 @@ describe('development secrets', () => {
     const second = loadOrCreateDevSecrets(path);
     expect(second).toEqual(first);
     expect(Object.keys(first.services).sort()).toEqual([...SERVICE_IDENTITIES].sort());
-    expect((JSON.parse(readFileSync(path, 'utf8')) as { deviceSigningKey: string }).deviceSigningKey).toBe(first.deviceSigningKey);
+    expect((JSON.parse(readFileSync(path, 'utf8')) as { deviceSigningKey: string }).deviceSigningKey).toBe(
+      first.deviceSigningKey,
+    );
   });
 });

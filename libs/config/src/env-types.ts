@@ -2,8 +2,7 @@ import { z } from 'zod';
 
 // Small zod types for environment variables: every value arrives as a string.
 
-export const envPort = (fallback: number) =>
-  z.coerce.number().int().min(0).max(65535).default(fallback);
+export const envPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export const envInt = (fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -19,20 +18,30 @@ export const envUrl = (fallback: string, protocols: string[]) =>
   z
     .string()
     .default(fallback)
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `expected a ${protocols.join(' or ')} URL`);
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `expected a ${protocols.join(' or ')} URL`,
+    );
 
 /** A comma-separated list; empty entries dropped. */
 export const envList = (fallback: string[] = []) =>
   z
     .string()
     .optional()
-    .transform((v) => (v === undefined ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean)));
+    .transform((v) =>
+      v === undefined
+        ? fallback
+        : v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+    );
 
 export const envLogLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');

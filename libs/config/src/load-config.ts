@@ -3,9 +3,7 @@ import type { z } from 'zod';
 /** Raised at start when the environment does not describe a runnable service; names every bad variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {
-    super(
-      'invalid configuration:\n' + problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n'),
-    );
+    super('invalid configuration:\n' + problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n'));
     this.name = 'ConfigError';
   }
 }

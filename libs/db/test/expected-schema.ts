@@ -39,7 +39,8 @@ export async function expectedSchema(schemaPath: string): Promise<SchemaShape> {
   const enumNames = new Set(enums.map((e) => e.name));
   const shape: SchemaShape = { tables: [], columns: [], enums: [], indexes: [], foreignKeys: [] };
 
-  for (const e of enums) shape.enums.push(`${e.dbName ?? e.name}: ${e.values.map((v) => v.dbName ?? v.name).join(', ')}`);
+  for (const e of enums)
+    shape.enums.push(`${e.dbName ?? e.name}: ${e.values.map((v) => v.dbName ?? v.name).join(', ')}`);
 
   for (const model of models) {
     const table = tableOf.get(model.name)!;
@@ -63,7 +64,9 @@ export async function expectedSchema(schemaPath: string): Promise<SchemaShape> {
       }
       // Prisma creates scalar lists (String[]) as nullable array columns, "required" or not.
       const nullable = field.isList || !field.isRequired;
-      shape.columns.push(column(table, field.dbName ?? field.name, pgType(field, enumNames), nullable, pgDefault(field)));
+      shape.columns.push(
+        column(table, field.dbName ?? field.name, pgType(field, enumNames), nullable, pgDefault(field)),
+      );
     }
   }
 
@@ -108,7 +111,11 @@ function pgDefault(field: Field): string {
 }
 
 function referentialAction(action: string): string {
-  return { Cascade: 'cascade', Restrict: 'restrict', NoAction: 'no action', SetNull: 'set null', SetDefault: 'set default' }[
-    action
-  ]!;
+  return {
+    Cascade: 'cascade',
+    Restrict: 'restrict',
+    NoAction: 'no action',
+    SetNull: 'set null',
+    SetDefault: 'set default',
+  }[action]!;
 }

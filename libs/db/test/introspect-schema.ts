@@ -16,7 +16,13 @@ export async function introspectSchema(client: Client): Promise<SchemaShape> {
   );
   shape.tables = tables.rows.map((r) => r.table_name);
 
-  const columns = await client.query<{ table: string; name: string; type: string; nullable: boolean; dflt: string | null }>(
+  const columns = await client.query<{
+    table: string;
+    name: string;
+    type: string;
+    nullable: boolean;
+    dflt: string | null;
+  }>(
     `SELECT c.relname AS table, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
             NOT a.attnotnull AS nullable, pg_get_expr(d.adbin, d.adrelid) AS dflt
        FROM pg_attribute a
@@ -26,7 +32,8 @@ export async function introspectSchema(client: Client): Promise<SchemaShape> {
       WHERE a.attnum > 0 AND NOT a.attisdropped AND NOT (c.relname = ANY($1))`,
     [exempt],
   );
-  for (const c of columns.rows) shape.columns.push(column(c.table, c.name, normaliseType(c.type), c.nullable, normaliseDefault(c.dflt)));
+  for (const c of columns.rows)
+    shape.columns.push(column(c.table, c.name, normaliseType(c.type), c.nullable, normaliseDefault(c.dflt)));
 
   const enums = await client.query<{ name: string; values: string[] }>(
     `SELECT t.typname AS name, array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS values
@@ -45,11 +52,21 @@ export async function introspectSchema(client: Client): Promise<SchemaShape> {
     [exempt],
   );
   for (const i of indexes.rows) {
-    const cols = /\((.*)\)$/.exec(i.def)![1]!.split(', ').map((c) => c.replace(/"/g, '').replace(/ DESC$/, ' desc'));
+    const cols = /\((.*)\)$/
+      .exec(i.def)![1]!
+      .split(', ')
+      .map((c) => c.replace(/"/g, '').replace(/ DESC$/, ' desc'));
     shape.indexes.push(index(i.table, i.primary ? 'primary' : i.unique ? 'unique' : 'index', cols));
   }
 
-  const fks = await client.query<{ table: string; cols: string[]; ref: string; ref_cols: string[]; del: string; upd: string }>(
+  const fks = await client.query<{
+    table: string;
+    cols: string[];
+    ref: string;
+    ref_cols: string[];
+    del: string;
+    upd: string;
+  }>(
     `SELECT c.conrelid::regclass::text AS table, c.confrelid::regclass::text AS ref,
             ARRAY(SELECT attname::text FROM unnest(c.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY o) AS cols,
             ARRAY(SELECT attname::text FROM unnest(c.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY o) AS ref_cols,
@@ -57,9 +74,17 @@ export async function introspectSchema(client: Client): Promise<SchemaShape> {
        FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace AND n.nspname = 'public'
       WHERE c.contype = 'f'`,
   );
-  const action: Record<string, string> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
+  const action: Record<string, string> = {
+    a: 'no action',
+    r: 'restrict',
+    c: 'cascade',
+    n: 'set null',
+    d: 'set default',
+  };
   for (const f of fks.rows) {
-    shape.foreignKeys.push(foreignKey(unquote(f.table), f.cols, unquote(f.ref), f.ref_cols, action[f.del]!, action[f.upd]!));
+    shape.foreignKeys.push(
+      foreignKey(unquote(f.table), f.cols, unquote(f.ref), f.ref_cols, action[f.del]!, action[f.upd]!),
+    );
   }
   return sortShape(shape);
 }

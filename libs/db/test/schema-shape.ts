@@ -14,7 +14,14 @@ export const column = (table: string, name: string, type: string, nullable: bool
 export const index = (table: string, kind: 'primary' | 'unique' | 'index', columns: string[]) =>
   `${table} ${kind} (${columns.join(', ')})`;
 
-export const foreignKey = (table: string, cols: string[], refTable: string, refCols: string[], onDelete: string, onUpdate: string) =>
+export const foreignKey = (
+  table: string,
+  cols: string[],
+  refTable: string,
+  refCols: string[],
+  onDelete: string,
+  onUpdate: string,
+) =>
   `${table}(${cols.join(', ')}) -> ${refTable}(${refCols.join(', ')}) on delete ${onDelete} on update ${onUpdate}`;
 
 export function sortShape(shape: SchemaShape): SchemaShape {

@@ -14,7 +14,13 @@ export interface ServiceMqttOptions {
  * A service's own MQTT connection to the platform broker. It reconnects by itself; `waitUntilConnected`
  * is for start-up, the health check for later.
  */
-export function connectServiceMqtt({ url, username, password, clientId, logger }: ServiceMqttOptions): MqttClient {
+export function connectServiceMqtt({
+  url,
+  username,
+  password,
+  clientId,
+  logger,
+}: ServiceMqttOptions): MqttClient {
   const client = mqtt.connect(url, {
     username,
     password,
@@ -39,7 +45,8 @@ export function mqttHealthCheck(client: MqttClient): HealthCheck {
   return {
     name: 'mqtt',
     hint: HOW_TO_START.broker,
-    check: () => (client.connected ? Promise.resolve() : Promise.reject(new Error('not connected to the broker'))),
+    check: () =>
+      client.connected ? Promise.resolve() : Promise.reject(new Error('not connected to the broker')),
   };
 }
 

@@ -1,4 +1,5 @@
 export { createRedis, redisHealthCheck, Redis } from './redis';
+export { watchRedis } from './redis-watch';
 export { JOBS, QUEUE_NAMES, type JobData, type JobName, type JobsOf, type QueueName } from './jobs';
 export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient } from './queue-client';

@@ -3,7 +3,10 @@ import { z } from 'zod';
 // Every job the platform queues: its queue and the schema its data must satisfy. Producers and workers
 // both validate against these, so a job is checked exactly as a request body is.
 
-const traceparent = z.string().regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/).optional();
+const traceparent = z
+  .string()
+  .regex(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+  .optional();
 
 export const JOBS = {
   /** Run one call through the pipeline. The call row (with its idempotency key) exists before the job. */
@@ -26,6 +29,8 @@ export const JOBS = {
 export type JobName = keyof typeof JOBS;
 export type JobData<N extends JobName> = z.infer<(typeof JOBS)[N]['data']>;
 export type QueueName = (typeof JOBS)[JobName]['queue'];
-export type JobsOf<Q extends QueueName> = { [N in JobName]: (typeof JOBS)[N]['queue'] extends Q ? N : never }[JobName];
+export type JobsOf<Q extends QueueName> = {
+  [N in JobName]: (typeof JOBS)[N]['queue'] extends Q ? N : never;
+}[JobName];
 
 export const QUEUE_NAMES: QueueName[] = [...new Set(Object.values(JOBS).map((j) => j.queue))];

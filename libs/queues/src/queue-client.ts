@@ -7,7 +7,11 @@ import { JOBS, type JobData, type JobsOf, type QueueName } from './jobs';
 export class QueueClient<Q extends QueueName> {
   readonly queue: Queue;
 
-  constructor(readonly name: Q, connection: Redis, prefix: string) {
+  constructor(
+    readonly name: Q,
+    connection: Redis,
+    prefix: string,
+  ) {
     this.queue = new Queue(name, { connection, prefix, defaultJobOptions: JOB_DEFAULTS[name] });
   }
 

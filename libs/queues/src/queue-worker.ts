@@ -2,7 +2,9 @@ import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOBS, type JobData, type JobName, type JobsOf, type QueueName } from './jobs';
 
-export type JobHandlers<Q extends QueueName> = { [N in JobsOf<Q>]: (data: JobData<N>, job: Job) => Promise<unknown> };
+export type JobHandlers<Q extends QueueName> = {
+  [N in JobsOf<Q>]: (data: JobData<N>, job: Job) => Promise<unknown>;
+};
 
 /** Thrown at start-up: a worker without a handler for one of its queue's jobs must not run. */
 export class HandlerRegistryError extends Error {}

@@ -15,7 +15,12 @@ export interface RunServiceOptions {
  * The life of one service process: start, then on SIGTERM or SIGINT stop gracefully and exit 0.
  * A failed start exits 1 with the reason logged; nothing here decides what "graceful" means for the service.
  */
-export async function runService({ name, logger, start, shutdownTimeoutMs = 10_000 }: RunServiceOptions): Promise<void> {
+export async function runService({
+  name,
+  logger,
+  start,
+  shutdownTimeoutMs = 10_000,
+}: RunServiceOptions): Promise<void> {
   let stop: StopFunction;
   try {
     stop = await start();

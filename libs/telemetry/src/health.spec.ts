@@ -4,11 +4,19 @@ describe('runHealthChecks', () => {
   it('is healthy only when every check passes', async () => {
     const report = await runHealthChecks([
       { name: 'postgres', check: () => Promise.resolve() },
-      { name: 'redis', check: async () => Promise.reject(new Error('connect ECONNREFUSED')), hint: 'start Redis' },
+      {
+        name: 'redis',
+        check: async () => Promise.reject(new Error('connect ECONNREFUSED')),
+        hint: 'start Redis',
+      },
     ]);
     expect(report.ok).toBe(false);
     expect(report.checks['postgres']?.ok).toBe(true);
-    expect(report.checks['redis']).toMatchObject({ ok: false, error: 'connect ECONNREFUSED', hint: 'start Redis' });
+    expect(report.checks['redis']).toMatchObject({
+      ok: false,
+      error: 'connect ECONNREFUSED',
+      hint: 'start Redis',
+    });
   });
 
   it('fails a check that does not answer in time', async () => {

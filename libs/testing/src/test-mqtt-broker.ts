@@ -19,11 +19,15 @@ export interface TestMqttBrokerOptions {
 }
 
 /** A small in-process aedes for tests of MQTT clients (services, the device simulator). */
-export async function startTestMqttBroker({ users, autoSubscribe }: TestMqttBrokerOptions = {}): Promise<TestMqttBroker> {
+export async function startTestMqttBroker({
+  users,
+  autoSubscribe,
+}: TestMqttBrokerOptions = {}): Promise<TestMqttBroker> {
   const aedes = await Aedes.createBroker();
   if (users) {
     aedes.authenticate = (_client, username, password, done) => {
-      const ok = username !== undefined && users[username] !== undefined && password?.toString() === users[username];
+      const ok =
+        username !== undefined && users[username] !== undefined && password?.toString() === users[username];
       done(ok ? null : Object.assign(new Error('bad credentials'), { returnCode: 4 }), ok);
     };
   }

@@ -17,7 +17,18 @@ export async function startTestRedis(): Promise<TestRedis> {
     const port = await freePort();
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     try {

@@ -1,7 +1,11 @@
 /** Polls until `check` returns a value other than undefined/false. Tests wait for events, never fixed sleeps. */
 export async function waitFor<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
-  { timeoutMs = 10_000, intervalMs = 20, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+  {
+    timeoutMs = 10_000,
+    intervalMs = 20,
+    what = 'condition',
+  }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

@@ -6,7 +6,11 @@ export interface RunningService {
 }
 
 /** What a newcomer needs to see once everything is up: where each part listens, and the admin key once. */
-export function banner(services: RunningService[], elapsedMs: number, admin: BootstrappedAdmin | undefined): string {
+export function banner(
+  services: RunningService[],
+  elapsedMs: number,
+  admin: BootstrappedAdmin | undefined,
+): string {
   const lines = [``, `voice-fleet is up in ${(elapsedMs / 1000).toFixed(1)} s`];
   for (const { name, ports } of services) {
     const http = ports['http'] ? `http://127.0.0.1:${ports['http']}` : '';
@@ -18,7 +22,11 @@ export function banner(services: RunningService[], elapsedMs: number, admin: Boo
   }
   lines.push('  health: <http>/healthz   metrics: <http>/metrics   REST: admin-api <http>/api/v1');
   if (admin) {
-    lines.push('', `First start: created ${admin.email} with an admin API key (shown only now, keep it):`, `  ${admin.apiKey}`);
+    lines.push(
+      '',
+      `First start: created ${admin.email} with an admin API key (shown only now, keep it):`,
+      `  ${admin.apiKey}`,
+    );
   }
   lines.push('', 'Ctrl-C stops everything.', '');
   return lines.join('\n');

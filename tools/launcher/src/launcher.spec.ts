@@ -1,7 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, getJson, startTestRedis, TEST_POSTGRES_URL, waitFor, type TestRedis } from '@fleet/testing';
+import {
+  databaseUrl,
+  getJson,
+  startTestRedis,
+  TEST_POSTGRES_URL,
+  waitFor,
+  type TestRedis,
+} from '@fleet/testing';
 
 const root = join(__dirname, '../../..');
 
@@ -28,7 +35,8 @@ describe('npm start', () => {
         UDP_PORT: '0',
         BIND_HOST: '127.0.0.1',
         DEVICE_SIGNING_KEYS: 'launcher-test-signing-key-0123',
-        SERVICE_CREDENTIALS: 'orchestrator:orchestrator-secret-0123456789,voice-worker:voice-secret-0123456789',
+        SERVICE_CREDENTIALS:
+          'orchestrator:orchestrator-secret-0123456789,voice-worker:voice-secret-0123456789',
         ORCHESTRATOR__MQTT_PASSWORD: 'orchestrator-secret-0123456789',
         VOICE_WORKER__MQTT_PASSWORD: 'voice-secret-0123456789',
       },
@@ -48,10 +56,15 @@ describe('npm start', () => {
   });
 
   it('migrates a new database, brings all four services to healthy and prints an admin key once', async () => {
-    await waitFor(() => output.includes('voice-fleet is up'), { timeoutMs: 60_000, what: `the banner; output so far:\n${output}` });
+    await waitFor(() => output.includes('voice-fleet is up'), {
+      timeoutMs: 60_000,
+      what: `the banner; output so far:\n${output}`,
+    });
     expect(output).toContain('created the database; applied');
     expect(output.match(/fk_[a-z0-9]{10}_[A-Za-z0-9_-]{43}/g)).toHaveLength(1);
-    const ports = [...output.matchAll(/^\s+(broker|orchestrator|voice-worker|admin-api)\s+http:\/\/127\.0\.0\.1:(\d+)/gm)];
+    const ports = [
+      ...output.matchAll(/^\s+(broker|orchestrator|voice-worker|admin-api)\s+http:\/\/127\.0\.0\.1:(\d+)/gm),
+    ];
     expect(ports.map((m) => m[1]).sort()).toEqual(['admin-api', 'broker', 'orchestrator', 'voice-worker']);
     for (const [, , port] of ports) {
       expect((await getJson(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);

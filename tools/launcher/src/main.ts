@@ -1,5 +1,11 @@
 // `npm start`: migrate, start the four services, wait until each is healthy, say where they listen.
-import { bootstrapAdmin, createPrismaClient, describeMigration, runMigrations, type BootstrappedAdmin } from '@fleet/db';
+import {
+  bootstrapAdmin,
+  createPrismaClient,
+  describeMigration,
+  runMigrations,
+  type BootstrappedAdmin,
+} from '@fleet/db';
 import { banner, type RunningService } from './banner';
 import { loadLauncherConfig } from './config';
 import { startServiceProcess, type ServiceProcess } from './service-process';
@@ -50,7 +56,10 @@ async function main(): Promise<void> {
   }
 
   const health = await Promise.all(
-    running.map(async (s) => ({ name: s.name, ...(await waitHealthy(`http://127.0.0.1:${s.ports['http']}/healthz`, HEALTHY_WITHIN_MS)) })),
+    running.map(async (s) => ({
+      name: s.name,
+      ...(await waitHealthy(`http://127.0.0.1:${s.ports['http']}/healthz`, HEALTHY_WITHIN_MS)),
+    })),
   );
   for (const h of health.filter((x) => !x.ok)) {
     console.error(`launcher: ${h.name} is not healthy yet: ${h.detail}`);

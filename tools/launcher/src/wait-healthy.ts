@@ -17,7 +17,9 @@ export async function waitHealthy(url: string, timeoutMs: number): Promise<{ ok:
 
 function describeUnhealthy(body: string): string {
   try {
-    const report = JSON.parse(body) as { checks?: Record<string, { ok: boolean; error?: string; hint?: string }> };
+    const report = JSON.parse(body) as {
+      checks?: Record<string, { ok: boolean; error?: string; hint?: string }>;
+    };
     return Object.entries(report.checks ?? {})
       .filter(([, c]) => !c.ok)
       .map(([name, c]) => `${name}: ${c.error ?? 'failed'}${c.hint ? ` (${c.hint})` : ''}`)

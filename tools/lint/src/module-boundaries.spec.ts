@@ -19,7 +19,8 @@ const PROBES = [
   {
     why: 'an app may not import another app',
     path: 'apps/broker/src/__boundary-probe__.ts',
-    source: "import { startOrchestrator } from '../../orchestrator/src/orchestrator-app';\nexport const probe = startOrchestrator;\n",
+    source:
+      "import { startOrchestrator } from '../../orchestrator/src/orchestrator-app';\nexport const probe = startOrchestrator;\n",
   },
   {
     why: "an app's production code may not use the simulator",
@@ -33,17 +34,27 @@ describe('module boundaries', () => {
     try {
       for (const probe of PROBES) writeFileSync(join(root, probe.path), probe.source);
       // The Nx rule reads the cached project graph; without it the rule silently does nothing.
-      spawnSync('npx', ['nx', 'show', 'projects'], { cwd: root, env: { ...process.env, NX_DAEMON: 'false' } });
+      spawnSync('npx', ['nx', 'show', 'projects'], {
+        cwd: root,
+        env: { ...process.env, NX_DAEMON: 'false' },
+      });
       const lint = spawnSync('npx', ['eslint', '--format', 'json', ...PROBES.map((p) => p.path)], {
         cwd: root,
         encoding: 'utf8',
         maxBuffer: 16 * 1024 * 1024,
       });
-      const results = JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string | null; message: string }[] }[];
+      const results = JSON.parse(lint.stdout) as {
+        filePath: string;
+        messages: { ruleId: string | null; message: string }[];
+      }[];
       for (const probe of PROBES) {
         const result = results.find((r) => r.filePath.endsWith(probe.path));
-        const boundaryErrors = result?.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries') ?? [];
-        expect({ probe: probe.why, flagged: boundaryErrors.length > 0 }).toEqual({ probe: probe.why, flagged: true });
+        const boundaryErrors =
+          result?.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries') ?? [];
+        expect({ probe: probe.why, flagged: boundaryErrors.length > 0 }).toEqual({
+          probe: probe.why,
+          flagged: true,
+        });
       }
     } finally {
       for (const probe of PROBES) rmSync(join(root, probe.path), { force: true });

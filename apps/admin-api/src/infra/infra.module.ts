@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { createPgPool } from '@fleet/db';
-import { createRedis } from '@fleet/queues';
+import { createRedis, watchRedis } from '@fleet/queues';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ConnectionCloser } from './connection-closer';
@@ -18,19 +18,26 @@ export class InfraModule {
       { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('admin-api') },
       {
         provide: PG_POOL,
-        useFactory: () => createPgPool(config.DATABASE_URL, { onError: (err) => logger.warn({ err }, 'postgres pool error') }),
+        useFactory: () =>
+          createPgPool(config.DATABASE_URL, {
+            onError: (err) => logger.warn({ err }, 'postgres pool error'),
+          }),
       },
       {
         provide: REDIS,
         useFactory: () => {
           const redis = createRedis(config.REDIS_URL);
-          redis.on('error', () => undefined); // reported by /healthz; ioredis keeps reconnecting
+          watchRedis(redis, logger);
           return redis;
         },
       },
       PrismaService,
       ConnectionCloser,
     ];
-    return { module: InfraModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
+    return {
+      module: InfraModule,
+      providers,
+      exports: providers.map((p) => ('provide' in p ? p.provide : p)),
+    };
   }
 }

@@ -24,7 +24,9 @@ export function listenerHealthCheck(name: string, server: Server): HealthCheck {
   return {
     name,
     check: () =>
-      server.listening ? Promise.resolve() : Promise.reject(new Error(`${name} listener is not accepting connections`)),
+      server.listening
+        ? Promise.resolve()
+        : Promise.reject(new Error(`${name} listener is not accepting connections`)),
   };
 }
 

@@ -49,10 +49,14 @@ export async function applyMigrations(client: Client, files: MigrationFile[]): P
       const row = recorded.get(file.name);
       if (row) {
         if (row.finished_at === null) {
-          throw new MigrationError(`migration ${file.name} started earlier and did not finish: resolve it by hand`);
+          throw new MigrationError(
+            `migration ${file.name} started earlier and did not finish: resolve it by hand`,
+          );
         }
         if (row.checksum !== file.checksum) {
-          throw new MigrationError(`migration ${file.name} was edited after it was applied (checksum differs)`);
+          throw new MigrationError(
+            `migration ${file.name} was edited after it was applied (checksum differs)`,
+          );
         }
         report.alreadyApplied.push(file.name);
         continue;

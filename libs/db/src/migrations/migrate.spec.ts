@@ -75,7 +75,9 @@ describe('migrateDatabase', () => {
     const client = new Client({ connectionString: url });
     await client.connect();
     const tables = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'c'`);
-    const recorded = await client.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '20260103000000_broken'`);
+    const recorded = await client.query(
+      `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '20260103000000_broken'`,
+    );
     await client.end();
     expect(tables.rowCount).toBe(0);
     expect(recorded.rowCount).toBe(0);

@@ -18,7 +18,11 @@ export function readMigrationFiles(migrationsDir: string): MigrationFile[] {
     .sort()
     .map((name) => {
       const bytes = readFileSync(join(migrationsDir, name, 'migration.sql'));
-      return { name, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') };
+      return {
+        name,
+        sql: bytes.toString('utf8'),
+        checksum: createHash('sha256').update(bytes).digest('hex'),
+      };
     });
 }
 

@@ -21,7 +21,10 @@ describe('bootstrapAdmin', () => {
     const created = results.filter((r) => r !== undefined);
     expect(created).toHaveLength(1);
     const parsed = parseApiKey(created[0]!.apiKey)!;
-    const stored = await prisma.apiKey.findUniqueOrThrow({ where: { prefix: parsed.prefix }, include: { operator: true } });
+    const stored = await prisma.apiKey.findUniqueOrThrow({
+      where: { prefix: parsed.prefix },
+      include: { operator: true },
+    });
     expect(stored.operator.role).toBe('admin');
     expect(verifyApiKeySecret(parsed.secret, stored.secretHash)).toBe(true);
     await expect(bootstrapAdmin(prisma)).resolves.toBeUndefined();

@@ -12,7 +12,10 @@ export interface BootstrappedAdmin {
  * On the very first start (no operator exists yet) creates an admin and an API key for them.
  * Returns undefined when operators already exist: a second start never mints another key.
  */
-export async function bootstrapAdmin(prisma: PrismaClient, email = 'admin@localhost'): Promise<BootstrappedAdmin | undefined> {
+export async function bootstrapAdmin(
+  prisma: PrismaClient,
+  email = 'admin@localhost',
+): Promise<BootstrappedAdmin | undefined> {
   const key = generateApiKey();
   return prisma.$transaction(async (tx) => {
     // Serialise concurrent first starts (two replicas, two terminals) on one advisory lock.
@@ -23,11 +26,18 @@ export async function bootstrapAdmin(prisma: PrismaClient, email = 'admin@localh
         email,
         name: 'Administrator',
         role: 'admin',
-        apiKeys: { create: { name: 'bootstrap', prefix: key.prefix, secretHash: key.secretHash, role: 'admin' } },
+        apiKeys: {
+          create: { name: 'bootstrap', prefix: key.prefix, secretHash: key.secretHash, role: 'admin' },
+        },
       },
     });
     await tx.auditEvent.create({
-      data: { operatorId: operator.id, action: 'operator.bootstrap', targetType: 'operator', targetId: operator.id },
+      data: {
+        operatorId: operator.id,
+        action: 'operator.bootstrap',
+        targetType: 'operator',
+        targetId: operator.id,
+      },
     });
     return { operatorId: operator.id, email, apiKey: key.plaintext };
   });

@@ -4,3 +4,4 @@ export { JOBS, QUEUE_NAMES, type JobData, type JobName, type JobsOf, type QueueN
 export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
+export * from './voice-streams';

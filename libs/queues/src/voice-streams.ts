@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+// DESIGN §2: audio between the broker (which owns each UDP session and its key) and the voice worker travels
+// on Redis Streams. One place names them and says what an entry holds.
+
+export const voiceStreams = {
+  /** Session life: opened (with the audio formats both ways) and closed, for the voice workers. */
+  sessions: 'voice:sessions',
+  /** Decrypted Opus frames from the device, in order. */
+  up: (sessionId: string) => `voice:${sessionId}:up`,
+  /** Opus frames for the device, and end/close marks, in order. */
+  down: (sessionId: string) => `voice:${sessionId}:down`,
+} as const;
+
+export const audioFormatSchema = z.object({
+  sampleRate: z.int().positive(),
+  channels: z.int().positive(),
+  frameDurationMs: z.int().positive(),
+});
+export type AudioFormat = z.infer<typeof audioFormatSchema>;
+
+export const voiceSessionEventSchema = z.discriminatedUnion('event', [
+  z.object({
+    event: z.literal('opened'),
+    sessionId: z.string(),
+    mac: z.string(),
+    connectionId: z.string(),
+    brokerId: z.string(),
+    /** What the device sends (its hello's audio_params). */
+    uplink: audioFormatSchema,
+    /** What the broker announced in its hello: the voice worker must produce exactly this. */
+    downlink: audioFormatSchema,
+    at: z.string(),
+  }),
+  z.object({
+    event: z.literal('closed'),
+    sessionId: z.string(),
+    mac: z.string(),
+    reason: z.string(),
+    at: z.string(),
+  }),
+]);
+export type VoiceSessionEvent = z.infer<typeof voiceSessionEventSchema>;
+
+/** A downlink stream entry: one Opus frame, the end of a reply, or a request to close the session. */
+export type DownlinkEntry = { kind: 'frame'; opus: Buffer } | { kind: 'end' } | { kind: 'close' };
+
+/** Redis stream fields of a downlink entry (binary-safe: read with xreadBuffer). */
+export function downlinkFields(entry: DownlinkEntry): (string | Buffer)[] {
+  return entry.kind === 'frame' ? ['kind', 'frame', 'opus', entry.opus] : ['kind', entry.kind];
+}
+
+export function readDownlinkFields(fields: Buffer[]): DownlinkEntry | undefined {
+  const map = fieldMap(fields);
+  const kind = map.get('kind')?.toString();
+  if (kind === 'frame') {
+    const opus = map.get('opus');
+    return opus ? { kind: 'frame', opus } : undefined;
+  }
+  return kind === 'end' || kind === 'close' ? { kind } : undefined;
+}
+
+/** An uplink entry: one decrypted Opus frame with the device's sequence and timestamp. */
+export interface UplinkFrame {
+  sequence: number;
+  timestamp: number;
+  opus: Buffer;
+}
+
+export function uplinkFields(frame: UplinkFrame): (string | Buffer)[] {
+  return ['seq', String(frame.sequence), 'ts', String(frame.timestamp), 'opus', frame.opus];
+}
+
+export function readUplinkFields(fields: Buffer[]): UplinkFrame | undefined {
+  const map = fieldMap(fields);
+  const opus = map.get('opus');
+  const sequence = Number(map.get('seq')?.toString());
+  const timestamp = Number(map.get('ts')?.toString());
+  return opus && Number.isInteger(sequence) && Number.isInteger(timestamp)
+    ? { sequence, timestamp, opus }
+    : undefined;
+}
+
+function fieldMap(fields: Buffer[]): Map<string, Buffer> {
+  const map = new Map<string, Buffer>();
+  for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!.toString(), fields[i + 1]!);
+  return map;
+}

@@ -1,55 +1,169 @@
-import { Aedes } from 'aedes';
 import Fastify from 'fastify';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { createRedis, redisHealthCheck, watchRedis } from '@fleet/queues';
-import { registerOpsRoutes, listenHttp, StopStack, type StopFunction } from '@fleet/runtime';
+import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
+import { createBrokerMetrics } from './broker-metrics';
 import type { BrokerConfig } from './config';
-import { boundPort, closeServer, listenerHealthCheck, listenMqttTcp } from './mqtt/mqtt-listener';
+import { registerDeviceHttp } from './device-http/device-http-routes';
+import { FirmwareImages } from './device-http/firmware-images';
+import { OtaCheckInService } from './device-http/ota-check-in';
+import { DeviceRepository } from './devices/device-repository';
+import { closeAedes, createAedes } from './mqtt/aedes-factory';
+import { Authenticator } from './mqtt/authenticate';
+import { installDeviceEdge } from './mqtt/device-edge';
+import {
+  boundPort,
+  stopAccepting,
+  listenerHealthCheck,
+  listenMqttTcp,
+  listenMqttTls,
+  listenMqttWebSocket,
+} from './mqtt/mqtt-listener';
+import { PublishRateLimits } from './mqtt/rate-limits';
 import { ServiceIdentities } from './mqtt/service-identities';
+import { PresenceTracker } from './presence/presence-tracker';
+import { PresenceWriter } from './presence/presence-writer';
+import { DownlinkReader } from './voice-channel/downlink-reader';
+import { UdpEndpoint } from './voice-channel/udp-endpoint';
+import { VoiceChannel } from './voice-channel/voice-channel';
 
 export interface BrokerHandle {
-  ports: { mqtt: number; http: number };
+  ports: { mqtt: number; ws: number; tls?: number; http: number; udp: number };
   stop: StopFunction;
 }
 
-/** Composition root of the broker: wires its parts and returns how to stop them. */
+/** Composition root of the broker: wires its parts and returns how to stop them, in reverse order. */
 export async function startBroker(config: BrokerConfig, logger: Logger): Promise<BrokerHandle> {
   const stack = new StopStack(logger);
   try {
     const registry = createMetricsRegistry('broker');
+    const metrics = createBrokerMetrics(registry);
     const pool = createPgPool(config.DATABASE_URL, {
+      max: 20,
       onError: (err) => logger.warn({ err }, 'postgres pool error'),
     });
     stack.push('postgres', () => pool.end());
     const redis = createRedis(config.REDIS_URL);
     watchRedis(redis, logger);
     stack.push('redis', () => Promise.resolve(redis.disconnect()));
+    const blockingRedis = createRedis(config.REDIS_URL);
+    blockingRedis.on('error', () => undefined); // the main connection reports outages
+    stack.push('redis (blocking)', () => Promise.resolve(blockingRedis.disconnect()));
 
-    const services = new ServiceIdentities(config.serviceCredentials);
-    const aedes = await Aedes.createBroker({ id: config.BROKER_ID });
-    aedes.authenticate = (client, username, password, done) => {
-      const service = services.authenticate(username, password);
-      if (service) return done(null, true);
-      const error = Object.assign(new Error('bad user name or password'), { returnCode: 4 });
-      logger.info({ clientId: client.id }, 'connection refused: bad credentials');
-      done(error, false);
+    const devices = new DeviceRepository(pool);
+    // Stopped after aedes: closing aedes disconnects every device, and their offline rows must still be written.
+    const presenceWriter = new PresenceWriter(pool, logger);
+    stack.push('presence writes', () => presenceWriter.flush());
+    const aedes = await createAedes({
+      brokerId: config.BROKER_ID,
+      ...(config.BROKER_CLUSTER ? { clusterRedisUrl: config.REDIS_URL } : {}),
+      onError: (err, source) => {
+        metrics.internalErrors.inc({ source });
+        logger.error({ err, source }, 'broker internal error (the broker keeps running)');
+      },
+    });
+    stack.push('aedes', () => closeAedes(aedes));
+
+    const voiceSettings = {
+      brokerId: config.BROKER_ID,
+      publicUdpHost: config.PUBLIC_UDP_HOST,
+      publicUdpPort: config.PUBLIC_UDP_PORT,
+      downlink: {
+        sampleRate: config.DOWNLINK_SAMPLE_RATE,
+        channels: 1,
+        frameDurationMs: config.FRAME_DURATION_MS,
+      },
+      idleMs: 120_000,
     };
-    stack.push('aedes', () => new Promise<void>((resolve) => aedes.close(() => resolve())));
+    const voice = new VoiceChannel(aedes, redis, voiceSettings, metrics, logger);
+    const udp = new UdpEndpoint(voice.sessions, metrics, (audio) => voice.uplink(audio));
+    const reader = new DownlinkReader(
+      blockingRedis,
+      redis,
+      config.BROKER_ID,
+      (id, entry) => voice.downlink(id, entry),
+      logger,
+    );
+    voice.connect(udp, reader);
 
-    const mqttServer = await listenMqttTcp(aedes, config.BIND_HOST, config.MQTT_PORT);
-    stack.push('mqtt listener', () => closeServer(mqttServer));
+    installDeviceEdge({
+      aedes,
+      authenticator: new Authenticator(
+        config.deviceSigningKeys,
+        new ServiceIdentities(config.serviceCredentials),
+        devices,
+      ),
+      presence: new PresenceTracker(aedes, presenceWriter, metrics, logger, config.BROKER_ID),
+      rateLimits: new PublishRateLimits(config.DEVICE_MESSAGE_RATE),
+      metrics,
+      logger,
+      voice,
+    });
 
-    const http = Fastify({ logger: false, bodyLimit: 256 * 1024 });
+    const listenerOptions = (port: number) => ({
+      host: config.BIND_HOST,
+      port,
+      maxPacketBytes: config.MAX_PACKET_BYTES,
+      onOversized: (reason: string) => metrics.malformedInput.inc({ kind: `mqtt_${reason}` }),
+    });
+    const mqttServer = await listenMqttTcp(aedes, listenerOptions(config.MQTT_PORT));
+    stack.push('mqtt listener', () => stopAccepting(mqttServer));
+    const wsServer = await listenMqttWebSocket(aedes, listenerOptions(config.MQTT_WS_PORT));
+    stack.push('mqtt websocket listener', () => stopAccepting(wsServer));
+    let tlsPort: number | undefined;
+    if (config.TLS_CERT_FILE && config.TLS_KEY_FILE) {
+      const tls = await listenMqttTls(aedes, {
+        ...listenerOptions(config.MQTT_TLS_PORT),
+        certFile: config.TLS_CERT_FILE,
+        keyFile: config.TLS_KEY_FILE,
+      });
+      stack.push('mqtt tls listener', () => stopAccepting(tls));
+      tlsPort = boundPort(tls);
+    } else if (config.PUBLIC_MQTT_PORT === 8883) {
+      logger.warn(
+        'devices are told port 8883, which they always treat as TLS, but no certificate is configured',
+      );
+    }
+
+    const udpPort = await udp.listen(config.BIND_HOST, config.UDP_PORT);
+    stack.push('udp', () => udp.close());
+    // Port 0 (tests, several replicas on one host) means "whatever the OS gave": tell devices that one.
+    voiceSettings.publicUdpPort ||= udpPort;
+    reader.start();
+    stack.push('downlink reader', () => reader.stop());
+    voice.start();
+    stack.push('voice sessions', () => voice.stop());
+
+    const http = Fastify({ logger: false, trustProxy: true });
     registerOpsRoutes(http, {
       registry,
       checks: [postgresHealthCheck(pool), redisHealthCheck(redis), listenerHealthCheck('mqtt', mqttServer)],
     });
+    const otaSettings = {
+      publicHost: config.PUBLIC_HOST,
+      publicMqttPort: config.PUBLIC_MQTT_PORT || boundPort(mqttServer),
+      publicHttpUrl: config.PUBLIC_HTTP_URL,
+      keepaliveSeconds: config.DEVICE_KEEPALIVE_S,
+      timezoneOffsetMinutes: config.DEVICE_TIMEZONE_OFFSET_MIN,
+      registrationOpen: config.REGISTRATION_OPEN,
+      signingKey: config.deviceSigningKeys[0]!,
+      activationMessage: 'Activate this device in the console',
+    };
+    const checkIns = new OtaCheckInService(devices, otaSettings);
+    registerDeviceHttp(http, { checkIns, devices, firmware: new FirmwareImages(pool), metrics, logger });
     const httpPort = await listenHttp(http, config.BIND_HOST, config.HTTP_PORT);
     stack.push('http', () => http.close());
+    if (config.HTTP_PORT === 0) otaSettings.publicHttpUrl = `http://${config.PUBLIC_HOST}:${httpPort}`;
 
-    const ports = { mqtt: boundPort(mqttServer), http: httpPort };
-    logger.info({ ports, brokerId: config.BROKER_ID }, 'broker listening');
+    const ports = {
+      mqtt: boundPort(mqttServer),
+      ws: boundPort(wsServer),
+      ...(tlsPort ? { tls: tlsPort } : {}),
+      http: httpPort,
+      udp: udpPort,
+    };
+    logger.info({ ports, brokerId: config.BROKER_ID, cluster: config.BROKER_CLUSTER }, 'broker listening');
     return { ports, stop: stack.stopAll };
   } catch (err) {
     await stack.stopAll();

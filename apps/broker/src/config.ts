@@ -37,12 +37,35 @@ const schema = z.object({
   DEVICE_SIGNING_KEYS: envList(),
   /** `name:secret` pairs for the platform's own services. */
   SERVICE_CREDENTIALS: envList(),
+  /** Base URL devices download firmware from (this service's HTTP, as devices reach it). */
+  PUBLIC_HTTP_URL: z.url().optional(),
+  /** Host for the UDP audio of this replica (each replica advertises its own). Defaults to PUBLIC_HOST. */
+  PUBLIC_UDP_HOST: z.string().optional(),
+  /** MQTT over TLS, only with a certificate a stock device accepts (its CA bundle); port 8883 means TLS to it. */
+  MQTT_TLS_PORT: envPort(8883),
+  TLS_CERT_FILE: z.string().optional(),
+  TLS_KEY_FILE: z.string().optional(),
   REGISTRATION_OPEN: envBoolean(true),
   DEVICE_KEEPALIVE_S: envInt(240, { min: 10, max: 65535 }),
   MAX_PACKET_BYTES: envInt(64 * 1024, { min: 1024, max: 16 * 1024 * 1024 }),
+  /** Messages per second a device may publish on average; bursts of twice that pass. */
+  DEVICE_MESSAGE_RATE: envInt(20, { min: 1, max: 10_000 }),
+  /** Minutes the device clock is ahead of UTC (`server_time.timezone_offset`). */
+  DEVICE_TIMEZONE_OFFSET_MIN: envInt(0, { min: -720, max: 840 }),
+  /** Share sessions and routing with other replicas through Redis (aedes persistence and emitter). */
+  BROKER_CLUSTER: envBoolean(true),
+  /** Downlink audio the broker announces in its hello (what the voice worker must produce). */
+  DOWNLINK_SAMPLE_RATE: envInt(24000, { min: 8000, max: 48000 }),
+  FRAME_DURATION_MS: envInt(60, { min: 10, max: 120 }),
 });
 
-export type BrokerConfig = Omit<z.infer<typeof schema>, 'DEVICE_SIGNING_KEYS' | 'SERVICE_CREDENTIALS'> & {
+export type BrokerConfig = Omit<
+  z.infer<typeof schema>,
+  'DEVICE_SIGNING_KEYS' | 'SERVICE_CREDENTIALS' | 'PUBLIC_UDP_HOST' | 'PUBLIC_HTTP_URL'
+> & {
+  PUBLIC_UDP_HOST: string;
+  /** Without a trailing slash. With HTTP_PORT 0 (tests) the caller fixes it up once the port is bound. */
+  PUBLIC_HTTP_URL: string;
   deviceSigningKeys: string[];
   serviceCredentials: Map<string, string>;
 };
@@ -64,10 +87,17 @@ export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerCo
     if (services.size === 0) services = new Map(Object.entries(dev.services));
   }
   const { DEVICE_SIGNING_KEYS: _k, SERVICE_CREDENTIALS: _s, ...rest } = raw;
+  if ((raw.TLS_CERT_FILE === undefined) !== (raw.TLS_KEY_FILE === undefined)) {
+    throw new ConfigError([
+      { variable: 'TLS_KEY_FILE', message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' },
+    ]);
+  }
   return {
     ...rest,
     PUBLIC_MQTT_PORT: raw.PUBLIC_MQTT_PORT || raw.MQTT_PORT,
     PUBLIC_UDP_PORT: raw.PUBLIC_UDP_PORT || raw.UDP_PORT,
+    PUBLIC_UDP_HOST: raw.PUBLIC_UDP_HOST ?? raw.PUBLIC_HOST,
+    PUBLIC_HTTP_URL: raw.PUBLIC_HTTP_URL ?? `http://${raw.PUBLIC_HOST}:${raw.HTTP_PORT}`,
     deviceSigningKeys: keys,
     serviceCredentials: services,
   };

@@ -4,6 +4,10 @@ import { timingSafeEqual } from 'node:crypto';
 export class ServiceIdentities {
   constructor(private readonly secrets: Map<string, string>) {}
 
+  knows(username: string): boolean {
+    return this.secrets.has(username);
+  }
+
   /** The service name when username and password match one, else undefined. */
   authenticate(username: string | undefined, password: Buffer | undefined): string | undefined {
     if (!username || !password) return undefined;

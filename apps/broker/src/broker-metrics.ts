@@ -1,0 +1,84 @@
+import { Counter, Gauge, type Registry } from '@fleet/telemetry';
+
+/** Everything the broker counts. Labels are small closed sets (reasons, kinds), never device ids. */
+export function createBrokerMetrics(registry: Registry) {
+  const registers = [registry];
+  return {
+    connectedDevices: new Gauge({
+      name: 'broker_connected_devices',
+      help: 'Devices online on this replica',
+      registers,
+    }),
+    connectedServices: new Gauge({
+      name: 'broker_connected_services',
+      help: 'Service clients on this replica',
+      registers,
+    }),
+    connects: new Counter({
+      name: 'broker_connects_total',
+      help: 'Accepted MQTT connections',
+      labelNames: ['kind'],
+      registers,
+    }),
+    disconnects: new Counter({
+      name: 'broker_disconnects_total',
+      help: 'Closed device connections by reason',
+      labelNames: ['reason'],
+      registers,
+    }),
+    authFailures: new Counter({
+      name: 'broker_auth_failures_total',
+      help: 'Refused MQTT CONNECTs by reason',
+      labelNames: ['reason'],
+      registers,
+    }),
+    accessRefusals: new Counter({
+      name: 'broker_access_refusals_total',
+      help: 'Refused publishes and subscribes by reason',
+      labelNames: ['action', 'reason'],
+      registers,
+    }),
+    malformedInput: new Counter({
+      name: 'broker_malformed_input_total',
+      help: 'Bad input from clients by kind',
+      labelNames: ['kind'],
+      registers,
+    }),
+    uplinks: new Counter({
+      name: 'broker_uplinks_total',
+      help: 'Device messages wrapped, by kind',
+      labelNames: ['kind'],
+      registers,
+    }),
+    otaCheckIns: new Counter({
+      name: 'broker_ota_check_ins_total',
+      help: 'OTA check-ins by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    firmwareDownloads: new Counter({
+      name: 'broker_firmware_downloads_total',
+      help: 'Firmware image requests by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    internalErrors: new Counter({
+      name: 'broker_internal_errors_total',
+      help: 'Errors inside aedes and its Redis emitter, which the broker survives',
+      labelNames: ['source'],
+      registers,
+    }),
+    voiceSessions: new Gauge({
+      name: 'broker_voice_sessions',
+      help: 'Open UDP voice sessions on this replica',
+      registers,
+    }),
+    udpPackets: new Counter({
+      name: 'broker_udp_packets_total',
+      help: 'UDP audio packets by direction and outcome',
+      labelNames: ['direction', 'outcome'],
+      registers,
+    }),
+  };
+}
+export type BrokerMetrics = ReturnType<typeof createBrokerMetrics>;

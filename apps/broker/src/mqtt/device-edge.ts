@@ -1,0 +1,204 @@
+import type { Aedes, Client, PublishPacket, Subscription } from 'aedes';
+import { deviceP2pTopic } from '@fleet/protocol';
+import type { Logger } from '@fleet/telemetry';
+import type { BrokerMetrics } from '../broker-metrics';
+import type { CloseReason, PresenceTracker } from '../presence/presence-tracker';
+import { decidePublish, decideSubscribe } from './access-control';
+import type { Authenticator } from './authenticate';
+import { internals } from './aedes-internals';
+import { identityOf, setIdentity, type ClientIdentity } from './client-identity';
+import type { PublishRateLimits } from './rate-limits';
+import { wrapUplink } from './uplink-wrapper';
+
+type DeviceIdentity = Extract<ClientIdentity, { kind: 'device' }>;
+
+/** What the voice channel wants to hear from the MQTT side. */
+export interface DeviceVoiceHooks {
+  deviceMessage(identity: DeviceIdentity, type: string, raw: Buffer): void;
+  deviceGone(identity: DeviceIdentity): void;
+}
+
+export interface DeviceEdgeDeps {
+  aedes: Aedes;
+  authenticator: Authenticator;
+  presence: PresenceTracker;
+  rateLimits: PublishRateLimits;
+  metrics: BrokerMetrics;
+  logger: Logger;
+  voice?: DeviceVoiceHooks;
+}
+
+// Subscriptions the broker makes for a device pass through authorizeSubscribe like the device's own;
+// this mark tells them apart (a device could never put a Symbol on the wire).
+const BROKER_OWN = Symbol('broker-own-subscription');
+type MarkedSubscription = Subscription & { [BROKER_OWN]?: true };
+
+/**
+ * The MQTT rules of the device edge (DESIGN §3), installed as aedes hooks: authenticate before CONNACK,
+ * rights by identity and message type, a device's uplink wrapped on its own fleet topic, the p2p subscription
+ * made for the device, presence with a reason for every close.
+ */
+export function installDeviceEdge(deps: DeviceEdgeDeps): void {
+  const { aedes, authenticator, presence, rateLimits, metrics, logger, voice } = deps;
+  const keepalives = new WeakMap<Client, number>();
+  const online = new WeakSet<Client>();
+  const closeReasons = new WeakMap<Client, CloseReason>();
+
+  aedes.preConnect = (client, packet, done) => {
+    keepalives.set(client, packet.keepalive ?? 0);
+    done(null, true);
+  };
+
+  aedes.authenticate = (client, username, password, done) => {
+    authenticator
+      .authenticate({
+        clientId: client.id,
+        username,
+        password,
+        keepalive: keepalives.get(client) ?? 0,
+        remoteAddress: remoteAddressOf(client),
+      })
+      .then((result) => {
+        if (!result.ok) {
+          metrics.authFailures.inc({ reason: result.reason });
+          logger.info(
+            { clientId: client.id, reason: result.reason, remote: remoteAddressOf(client) },
+            'connection refused',
+          );
+          return done(Object.assign(new Error(result.reason), { returnCode: result.returnCode }), false);
+        }
+        setIdentity(client, result.identity);
+        const previous = internals(aedes).clients[client.id];
+        if (previous && previous !== client) closeReasons.set(previous, 'takeover'); // [MQTT-3.1.4-2]
+        metrics.connects.inc({ kind: result.identity.kind });
+        if (result.identity.kind === 'device') presence.connected(result.identity);
+        else metrics.connectedServices.inc();
+        done(null, true);
+      })
+      .catch((err: unknown) => {
+        // The registry could not be read (Postgres down): refuse now, the device retries by itself.
+        metrics.authFailures.inc({ reason: 'registry_unavailable' });
+        logger.error({ err, clientId: client.id }, 'cannot authenticate: device registry unavailable');
+        done(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false);
+      });
+  };
+
+  aedes.authorizePublish = (client, packet, done) => {
+    const identity = identityOf(client);
+    if (!client || !identity) return done(new Error('publish from an unidentified client'));
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    const decision = decidePublish(identity, {
+      topic: packet.topic,
+      payload,
+      qos: packet.qos,
+      retain: packet.retain,
+    });
+    if (!decision.ok) {
+      metrics.accessRefusals.inc({ action: 'publish', reason: decision.reason });
+      closeReasons.set(client, 'refused_publish');
+      logger.warn({ clientId: client.id, topic: packet.topic, reason: decision.reason }, 'publish refused');
+      return done(new Error(decision.reason)); // aedes closes the connection, as [MQTT-3.3.5-2] allows
+    }
+    if (identity.kind === 'device') {
+      if (!rateLimits.allow(identity.connectionId)) {
+        metrics.accessRefusals.inc({ action: 'publish', reason: 'rate_limit' });
+        closeReasons.set(client, 'refused_publish');
+        return done(new Error('rate_limit'));
+      }
+      rewriteAsUplink(identity, packet, payload);
+    }
+    done(null);
+  };
+
+  function rewriteAsUplink(identity: DeviceIdentity, packet: PublishPacket, raw: Buffer): void {
+    const wrapped = wrapUplink(identity.mac, identity.connectionId, raw);
+    metrics.uplinks.inc({ kind: wrapped.kind });
+    packet.topic = wrapped.topic;
+    packet.payload = wrapped.payload;
+    if (voice && wrapped.kind === 'voice' && wrapped.type) voice.deviceMessage(identity, wrapped.type, raw);
+  }
+
+  aedes.authorizeSubscribe = (client, subscription: MarkedSubscription, done) => {
+    if (subscription[BROKER_OWN]) return done(null, subscription);
+    const identity = identityOf(client);
+    if (!identity) return done(new Error('subscribe from an unidentified client'));
+    const decision = decideSubscribe(identity, subscription.topic);
+    if (!decision.ok) {
+      metrics.accessRefusals.inc({ action: 'subscribe', reason: decision.reason });
+      logger.warn(
+        { clientId: client.id, topic: subscription.topic, reason: decision.reason },
+        'subscribe refused',
+      );
+      return done(null, null); // SUBACK 0x80 for this topic; the connection stays
+    }
+    // Old firmware asks for QoS 2; everything a device receives is QoS 0 anyway.
+    done(null, identity.kind === 'device' ? { ...subscription, qos: 0 } : subscription);
+  };
+
+  aedes.on('clientReady', (client) => {
+    const identity = identityOf(client);
+    if (identity?.kind !== 'device') return;
+    // xiaozhi §1.2: the device subscribes to nothing; it is reachable only through the broker's subscription.
+    const subscription: MarkedSubscription = {
+      topic: deviceP2pTopic(identity.mac),
+      qos: 0,
+      [BROKER_OWN]: true,
+    };
+    client.subscribe(subscription, (err) => {
+      if (err || client.closed) {
+        if (err) logger.error({ err, mac: identity.mac }, 'cannot subscribe a device to its p2p topic');
+        return;
+      }
+      online.add(client);
+      presence.online(identity);
+    });
+  });
+
+  aedes.on('keepaliveTimeout', (client) => closeReasons.set(client, 'keepalive_timeout'));
+  aedes.on('clientError', (client, err) => {
+    metrics.malformedInput.inc({ kind: 'mqtt_protocol' });
+    if (!closeReasons.has(client)) closeReasons.set(client, 'protocol_error');
+    logger.info({ clientId: client.id, err: err.message }, 'client error');
+  });
+  aedes.on('connectionError', (client, err) => {
+    metrics.malformedInput.inc({ kind: 'mqtt_connect' });
+    logger.info({ clientId: client.id, err: err.message }, 'connection error before CONNECT completed');
+  });
+
+  aedes.on('clientDisconnect', (client) => {
+    const identity = identityOf(client);
+    if (!identity) return;
+    if (identity.kind === 'service') {
+      metrics.connectedServices.dec();
+      return;
+    }
+    rateLimits.forget(identity.connectionId);
+    voice?.deviceGone(identity);
+    presence.offline(identity, reasonFor(client), online.has(client));
+  });
+
+  function reasonFor(client: Client): CloseReason {
+    const marked = closeReasons.get(client);
+    if (marked) return marked;
+    if (aedes.closed) return 'broker_shutdown';
+    // aedes sets _disconnected only when the client sent a DISCONNECT packet.
+    return (client as Client & { _disconnected?: boolean })._disconnected
+      ? 'client_disconnect'
+      : 'connection_lost';
+  }
+
+  // A client id that connects to another replica closes ours (aedes does that); say why.
+  internals(aedes).mq.on('$SYS/+/new/clients', (packet, cb) => {
+    const fromBroker = packet.topic.split('/')[1];
+    const existing = internals(aedes).clients[packet.payload.toString()];
+    if (existing && fromBroker !== aedes.id) closeReasons.set(existing, 'takeover');
+    cb();
+  });
+}
+
+function remoteAddressOf(client: Client): string | undefined {
+  const req = client.req as { socket?: { remoteAddress?: string } } | undefined;
+  const conn = client.conn as { remoteAddress?: string };
+  const address = req?.socket?.remoteAddress ?? conn.remoteAddress;
+  return address?.replace(/^::ffff:/, '');
+}

@@ -1,0 +1,102 @@
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import {
+  AUDIO_HEADER_BYTES,
+  checkUplinkPacket,
+  nextDownlinkSequence,
+  openAudioPacket,
+  sealAudioPacket,
+} from '@fleet/protocol';
+import type { BrokerMetrics } from '../broker-metrics';
+import type { SessionRegistry } from './session-registry';
+import type { VoiceSession } from './voice-session';
+
+export interface UplinkAudio {
+  session: VoiceSession;
+  sequence: number;
+  timestamp: number;
+  opus: Buffer;
+}
+
+/**
+ * The UDP socket of this replica: checks and decrypts what devices send (xiaozhi §1.6), seals what goes back.
+ * A packet is found by the ssrc in its header, so one port serves every session.
+ */
+export class UdpEndpoint {
+  private socket: Socket | undefined;
+
+  constructor(
+    private readonly sessions: SessionRegistry,
+    private readonly metrics: BrokerMetrics,
+    private readonly onAudio: (audio: UplinkAudio) => void,
+  ) {}
+
+  async listen(host: string, port: number): Promise<number> {
+    const socket = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4' });
+    socket.on('message', (packet, rinfo) => this.receive(packet, rinfo));
+    socket.on('error', () => this.metrics.udpPackets.inc({ direction: 'up', outcome: 'socket_error' }));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(port, host, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    this.socket = socket;
+    return socket.address().port;
+  }
+
+  private receive(packet: Buffer, rinfo: RemoteInfo): void {
+    if (packet.length < AUDIO_HEADER_BYTES) return this.count('up', 'too_short');
+    const session = this.sessions.bySsrcOf(packet.readUInt32BE(4));
+    if (!session) return this.count('up', 'unknown_session');
+    // The issue asks for a strictly increasing sequence: an equal one is a replay.
+    const checked = checkUplinkPacket(packet, session.lastUplinkSequence + 1);
+    if (!checked.ok) return this.count('up', checked.error.kind);
+    session.lastUplinkSequence = checked.value.header.sequence;
+    session.deviceAddress = { address: rinfo.address, port: rinfo.port };
+    session.lastActivityAt = Date.now();
+    this.count('up', 'accepted');
+    this.onAudio({
+      session,
+      sequence: checked.value.header.sequence,
+      timestamp: checked.value.header.timestamp,
+      opus: Buffer.from(openAudioPacket(session.key, packet)),
+    });
+  }
+
+  /** Sends one Opus frame; false when the device's address is not known yet or the sequence space is used up. */
+  send(session: VoiceSession, opus: Buffer): boolean {
+    if (!this.socket || !session.deviceAddress) {
+      this.count('down', 'no_device_address');
+      return false;
+    }
+    const sequence = session.nextDownlinkSequence;
+    const next = nextDownlinkSequence(sequence, opus.length);
+    if (!next.ok) {
+      // Never wrap: a repeated counter block would reuse keystream. The device needs a new hello.
+      this.count('down', 'sequence_exhausted');
+      return false;
+    }
+    const packet = sealAudioPacket(
+      session.key,
+      { type: 1, flags: 0, ssrc: session.ssrc, timestamp: session.downlinkTimestamp >>> 0, sequence },
+      opus,
+    );
+    session.nextDownlinkSequence = next.value;
+    session.downlinkTimestamp += session.downlink.frameDurationMs;
+    session.lastActivityAt = Date.now();
+    this.socket.send(packet, session.deviceAddress.port, session.deviceAddress.address);
+    this.count('down', 'sent');
+    return true;
+  }
+
+  private count(direction: 'up' | 'down', outcome: string): void {
+    this.metrics.udpPackets.inc({ direction, outcome });
+  }
+
+  close(): Promise<void> {
+    const socket = this.socket;
+    this.socket = undefined;
+    return socket ? new Promise((resolve) => socket.close(() => resolve())) : Promise.resolve();
+  }
+}

@@ -1,0 +1,91 @@
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { Pool } from 'pg';
+import { createTestDatabase, startTestRedis, type TestDatabase, type TestRedis } from '@fleet/testing';
+import { createLogger } from '@fleet/telemetry';
+import { startBroker, type BrokerHandle } from '../src/broker-app';
+import { loadBrokerConfig } from '../src/config';
+
+export const SERVICE_SECRETS = {
+  orchestrator: 'orchestrator-secret-0123456789',
+  'voice-worker': 'voice-worker-secret-0123456789',
+} as const;
+export const SIGNING_KEY = 'current-signing-key-0123456789';
+
+export interface BrokerFixture {
+  db: TestDatabase;
+  redis: TestRedis;
+  /** The owner role's pool, to look at and prepare rows. */
+  sql: Pool;
+  broker: BrokerHandle;
+  httpUrl: string;
+  mqttUrl: string;
+  /** Another replica sharing this fixture's database and Redis. */
+  startReplica(env?: Record<string, string>): Promise<BrokerHandle>;
+  connectService(
+    name: keyof typeof SERVICE_SECRETS,
+    options?: IClientOptions,
+    port?: number,
+  ): Promise<MqttClient>;
+  close(): Promise<void>;
+}
+
+const logger = createLogger('broker-test', 'silent');
+
+/** A real broker on ephemeral ports, with its own database and Redis. */
+export async function startBrokerFixture(env: Record<string, string> = {}): Promise<BrokerFixture> {
+  const [db, redis] = await Promise.all([createTestDatabase(), startTestRedis()]);
+  const configFor = (extra: Record<string, string>) =>
+    loadBrokerConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      BIND_HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      MQTT_WS_PORT: '0',
+      HTTP_PORT: '0',
+      UDP_PORT: '0',
+      DEVICE_SIGNING_KEYS: SIGNING_KEY,
+      SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
+        .map(([name, secret]) => `${name}:${secret}`)
+        .join(','),
+      ...env,
+      ...extra,
+    });
+  const replicas: BrokerHandle[] = [];
+  const broker = await startBroker(configFor({}), logger);
+  replicas.push(broker);
+  const clients: MqttClient[] = [];
+  const sql = new Pool({ connectionString: db.ownerUrl, max: 2 });
+  return {
+    db,
+    redis,
+    sql,
+    broker,
+    httpUrl: `http://127.0.0.1:${broker.ports.http}`,
+    mqttUrl: `mqtt://127.0.0.1:${broker.ports.mqtt}`,
+    async startReplica(extra = {}) {
+      const replica = await startBroker(
+        configFor({ BROKER_ID: `replica-${replicas.length}`, ...extra }),
+        logger,
+      );
+      replicas.push(replica);
+      return replica;
+    },
+    async connectService(name, options = {}, port = broker.ports.mqtt) {
+      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+        username: name,
+        password: SERVICE_SECRETS[name],
+        clientId: `${name}-${Math.random().toString(16).slice(2)}`,
+        reconnectPeriod: 0,
+        ...options,
+      });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.endAsync(true)));
+      for (const replica of replicas.reverse()) await replica.stop();
+      await sql.end();
+      await Promise.all([db.drop(), redis.stop()]);
+    },
+  };
+}

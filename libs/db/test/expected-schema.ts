@@ -21,6 +21,7 @@ const SCALAR_TO_PG: Record<string, string> = {
 
 const NATIVE_TO_PG: Record<string, (args: string[]) => string> = {
   Uuid: () => 'uuid',
+  SmallInt: () => 'int2',
   Timestamptz: ([p]) => `timestamptz(${p ?? 6})`,
   Timestamp: ([p]) => `timestamp(${p ?? 6})`,
   VarChar: ([n]) => `varchar(${n})`,

@@ -99,6 +99,7 @@ function normaliseType(type: string): string {
     .replace(/^text\[\]$/, 'text[]')
     .replace(/^text$/, 'text')
     .replace(/^integer$/, 'int4')
+    .replace(/^smallint$/, 'int2')
     .replace(/^bigint$/, 'int8')
     .replace(/^boolean$/, 'bool')
     .replace(/^character varying\((\d+)\)$/, 'varchar($1)')

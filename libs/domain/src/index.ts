@@ -7,3 +7,9 @@ export {
   type CampaignState,
   type CampaignTargetState,
 } from './campaigns';
+export { CALL_PARTITIONS, partitionOf } from './partitions';
+export * from './evidence-payloads';
+export { SYSTEM_REBOOT_TOOL, PLATFORM_TOOLS } from './platform-tools';
+export * from './campaign-specs';
+export { GENESIS_HASH, evidenceHash, canonicalJson, type ChainedRow } from './evidence-chain';
+export * from './platform-events';

@@ -1,6 +1,15 @@
 export { createRedis, redisHealthCheck, Redis } from './redis';
 export { watchRedis } from './redis-watch';
-export { JOBS, QUEUE_NAMES, type JobData, type JobName, type JobsOf, type QueueName } from './jobs';
+export {
+  JOBS,
+  QUEUE_NAMES,
+  PARTITIONED_QUEUES,
+  physicalQueueName,
+  type JobData,
+  type JobName,
+  type JobsOf,
+  type QueueName,
+} from './jobs';
 export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';

@@ -9,10 +9,14 @@ const traceparent = z
   .optional();
 
 export const JOBS = {
-  /** Run one call through the pipeline. The call row (with its idempotency key) exists before the job. */
+  /**
+   * Wake the pipeline for one call (new, approved, cancelled). The call row, with its idempotency key, exists
+   * before the job; the job is only a wake-up and may be delivered twice. It goes to the queue of the device's
+   * partition (`calls-p07`), which only that partition's owner reads.
+   */
   'call.run': {
     queue: 'calls',
-    data: z.object({ callId: z.uuid(), traceparent }),
+    data: z.object({ callId: z.uuid(), deviceId: z.string(), traceparent }),
   },
   /** One voice turn, started from text or from a session's audio. */
   'voice.turn': {
@@ -34,3 +38,12 @@ export type JobsOf<Q extends QueueName> = {
 }[JobName];
 
 export const QUEUE_NAMES: QueueName[] = [...new Set(Object.values(JOBS).map((j) => j.queue))];
+
+/** Queues split by partition: one physical BullMQ queue per partition. */
+export const PARTITIONED_QUEUES: ReadonlySet<QueueName> = new Set(['calls']);
+
+export function physicalQueueName(queue: QueueName, partition?: number): string {
+  if (!PARTITIONED_QUEUES.has(queue)) return queue;
+  if (partition === undefined) throw new Error(`queue ${queue} needs a partition`);
+  return `${queue}-p${String(partition).padStart(2, '0')}`;
+}

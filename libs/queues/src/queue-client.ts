@@ -1,18 +1,24 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_DEFAULTS } from './job-defaults';
-import { JOBS, type JobData, type JobsOf, type QueueName } from './jobs';
+import { JOBS, physicalQueueName, type JobData, type JobsOf, type QueueName } from './jobs';
 
 /** A typed producer: only the jobs of its queue, with data validated before it reaches Redis. */
 export class QueueClient<Q extends QueueName> {
   readonly queue: Queue;
 
+  /** `partition` picks the physical queue of a partitioned queue (see physicalQueueName). */
   constructor(
     readonly name: Q,
     connection: Redis,
     prefix: string,
+    partition?: number,
   ) {
-    this.queue = new Queue(name, { connection, prefix, defaultJobOptions: JOB_DEFAULTS[name] });
+    this.queue = new Queue(physicalQueueName(name, partition), {
+      connection,
+      prefix,
+      defaultJobOptions: JOB_DEFAULTS[name],
+    });
   }
 
   async add<N extends JobsOf<Q>>(job: N, data: JobData<N>, options?: JobsOptions): Promise<string> {

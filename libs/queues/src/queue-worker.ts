@@ -1,6 +1,6 @@
 import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JOBS, type JobData, type JobName, type JobsOf, type QueueName } from './jobs';
+import { JOBS, physicalQueueName, type JobData, type JobName, type JobsOf, type QueueName } from './jobs';
 
 export type JobHandlers<Q extends QueueName> = {
   [N in JobsOf<Q>]: (data: JobData<N>, job: Job) => Promise<unknown>;
@@ -16,8 +16,12 @@ export class HandlerRegistryError extends Error {}
 export function createQueueWorker<Q extends QueueName>(
   queue: Q,
   handlers: JobHandlers<Q>,
-  options: { connection: Redis; prefix: string } & Omit<WorkerOptions, 'connection' | 'prefix'>,
+  options: { connection: Redis; prefix: string; partition?: number } & Omit<
+    WorkerOptions,
+    'connection' | 'prefix'
+  >,
 ): Worker {
+  const { partition, ...workerOptions } = options;
   const expected = (Object.keys(JOBS) as JobName[]).filter((name) => JOBS[name].queue === queue).sort();
   const given = Object.keys(handlers).sort();
   if (expected.join() !== given.join()) {
@@ -26,7 +30,7 @@ export function createQueueWorker<Q extends QueueName>(
     );
   }
   return new Worker(
-    queue,
+    physicalQueueName(queue, partition),
     async (job) => {
       const name = job.name as JobName;
       const spec = JOBS[name];
@@ -35,6 +39,6 @@ export function createQueueWorker<Q extends QueueName>(
       const handler = (handlers as Record<string, (data: unknown, job: Job) => Promise<unknown>>)[name]!;
       return handler(data, job);
     },
-    options,
+    workerOptions,
   );
 }

@@ -19,7 +19,7 @@ describe('the queue registry', () => {
   });
 
   it('delivers a job to its handler with validated data', async () => {
-    const calls = new QueueClient('calls', connection, 'test');
+    const calls = new QueueClient('calls', connection, 'test', 3);
     const received: JobData<'call.run'>[] = [];
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
@@ -33,20 +33,20 @@ describe('the queue registry', () => {
           return Promise.resolve();
         },
       },
-      { connection: workerConnection, prefix: 'test' },
+      { connection: workerConnection, prefix: 'test', partition: 3 },
     );
     const callId = randomUUID();
-    await calls.add('call.run', { callId });
+    await calls.add('call.run', { callId, deviceId: 'a0:85:e3:f4:49:34' });
     await finished;
-    expect(received).toEqual([{ callId }]);
+    expect(received).toEqual([{ callId, deviceId: 'a0:85:e3:f4:49:34' }]);
     await worker.close();
     workerConnection.disconnect();
     await calls.close();
   });
 
   it('refuses data that does not fit the job schema before it reaches Redis', async () => {
-    const calls = new QueueClient('calls', connection, 'test');
-    await expect(calls.add('call.run', { callId: 'not-a-uuid' })).rejects.toThrow(/callId/);
+    const calls = new QueueClient('calls', connection, 'test', 3);
+    await expect(calls.add('call.run', { callId: 'not-a-uuid', deviceId: 'x' })).rejects.toThrow(/callId/);
     expect(await calls.queue.count()).toBe(0);
     await calls.close();
   });

@@ -16,8 +16,8 @@ describe('the application role', () => {
       `INSERT INTO device (id, client_id, updated_at) VALUES ('a0:85:e3:f4:49:34', 'uuid-1', now())`,
     );
     await app.query(
-      `INSERT INTO call (id, device_id, tool, arguments, origin, deadline_at)
-       VALUES ('00000000-0000-4000-8000-000000000001', 'a0:85:e3:f4:49:34', 'self.get_device_status', '{}', 'operator', now())`,
+      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at)
+       VALUES ('00000000-0000-4000-8000-000000000001', 'a0:85:e3:f4:49:34', 0, 'self.get_device_status', '{}', 'operator', now())`,
     );
     await app.query(
       `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash)

@@ -1,0 +1,3 @@
+export { CallRequests, callRequestSchema, type CallRequest, type CallRequestResult } from './call-requests';
+export { PlatformEventBus, subscribePlatformEvents } from './platform-event-bus';
+export { WebhookNotifier } from './webhook-notifier';

@@ -59,6 +59,51 @@ describe('call requests', () => {
     expect(other).toMatchObject({ ok: false, error: 'idempotency_conflict' });
   });
 
+  it("open an approval at once for an operator's user-only call, and leave the gate to the orchestrator otherwise", async () => {
+    const gated = 'a0:85:e3:00:00:02';
+    const operator = '00000000-0000-4000-8000-0000000000aa';
+    await pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, 'uuid', now())`, [gated]);
+    await pool.query(
+      `INSERT INTO operator (id, email, name, role) VALUES ($1, 'op@example.com', 'Op', 'operator')`,
+      [operator],
+    );
+    const catalog = await pool.query(
+      `INSERT INTO tool_catalog (id, hash, tool_count) VALUES (gen_random_uuid(), 'h1', 1) RETURNING id`,
+    );
+    await pool.query(
+      `INSERT INTO tool (catalog_id, position, name, description, input_schema, user_only) VALUES ($1, 0, 'self.reboot', 'Reboot', '{}', true)`,
+      [catalog.rows[0].id],
+    );
+    const version = await pool.query(
+      `INSERT INTO device_catalog_version (id, device_id, version, catalog_id, exchanges) VALUES (gen_random_uuid(), $1, 1, $2, '[]') RETURNING id`,
+      [gated, catalog.rows[0].id],
+    );
+    await pool.query('UPDATE device SET catalog_version_id = $2 WHERE id = $1', [gated, version.rows[0].id]);
+
+    const byOperator = await calls.request({
+      deviceId: gated,
+      tool: 'self.reboot',
+      origin: 'operator',
+      operatorId: operator,
+    });
+    expect(byOperator).toMatchObject({
+      ok: true,
+      state: 'awaiting_approval',
+      approvalId: expect.any(String),
+    });
+    const approval = await pool.query(
+      'SELECT state, requested_by, tool, expires_at > now() AS open FROM approval WHERE call_id = $1',
+      [byOperator.ok ? byOperator.callId : ''],
+    );
+    expect(approval.rows).toEqual([
+      { state: 'pending', requested_by: operator, tool: 'self.reboot', open: true },
+    ]);
+
+    const byLlm = await calls.request({ deviceId: gated, tool: 'self.reboot', origin: 'llm' });
+    expect(byLlm).toMatchObject({ ok: true, state: 'queued' });
+    expect(byLlm.ok && byLlm.approvalId).toBeFalsy();
+  });
+
   it('refuse a call to a device nobody knows', async () => {
     const result = await calls.request({
       deviceId: 'ff:ff:ff:ff:ff:ff',

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
-import type { Pool } from '@fleet/db';
-import { CALL_ORIGINS, partitionOf, type CallOrigin, type CallState } from '@fleet/domain';
+import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
 import { QueueClient, type Redis } from '@fleet/queues';
+import { openCallApproval } from './approvals';
+import { isUserOnlyTool } from './user-only-gate';
 
 /** What any producer (API, voice worker, campaign runner, MCP endpoint) asks of the orchestrator. */
 export const callRequestSchema = z.strictObject({
@@ -26,12 +28,19 @@ export const callRequestSchema = z.strictObject({
     .max(7 * 24 * 3600_000)
     .default(10 * 60_000),
   replyTimeoutMs: z.int().min(100).max(600_000).default(10_000),
+  /** How long an operator's user-only call waits for another person's approval before it is `expired`. */
+  approvalTtlMs: z
+    .int()
+    .min(1_000)
+    .max(30 * 24 * 3600_000)
+    .default(3600_000),
   traceparent: z.string().optional(),
 });
 export type CallRequest = z.input<typeof callRequestSchema>;
+type ParsedRequest = z.output<typeof callRequestSchema>;
 
 export type CallRequestResult =
-  | { ok: true; callId: string; created: boolean; state: CallState }
+  | { ok: true; callId: string; created: boolean; state: CallState; approvalId?: string }
   | { ok: false; error: 'unknown_device' | 'idempotency_conflict'; message: string };
 
 /**
@@ -49,48 +58,23 @@ export class CallRequests {
 
   async request(input: CallRequest): Promise<CallRequestResult> {
     const r = callRequestSchema.parse(input);
-    const partition = partitionOf(r.deviceId);
-    const id = randomUUID();
-    let inserted;
+    const client = await this.pool.connect();
+    let result: CallRequestResult;
     try {
-      inserted = await this.pool.query<{ id: string; state: CallState }>(
-        `INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id, voice_turn_id,
-                           campaign_id, agent_id, parent_call_id, idempotency_key, traceparent, deadline_at, reply_timeout_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now() + make_interval(secs => $16::double precision / 1000), $17)
-         ON CONFLICT (idempotency_key) DO NOTHING
-         RETURNING id, state`,
-        [
-          id,
-          r.deviceId,
-          partition,
-          r.tool,
-          JSON.stringify(r.arguments),
-          r.origin,
-          r.reason ?? null,
-          r.operatorId ?? null,
-          r.apiKeyId ?? null,
-          r.voiceTurnId ?? null,
-          r.campaignId ?? null,
-          r.agentId ?? null,
-          r.parentCallId ?? null,
-          r.idempotencyKey ?? null,
-          r.traceparent ?? null,
-          r.deliveryDeadlineMs,
-          r.replyTimeoutMs,
-        ],
-      );
+      await client.query('BEGIN');
+      result = await this.insert(client, r);
+      await client.query('COMMIT');
     } catch (err) {
+      await client.query('ROLLBACK');
       if ((err as { code?: string }).code === '23503') {
         return { ok: false, error: 'unknown_device', message: `no device ${r.deviceId}` };
       }
       throw err;
+    } finally {
+      client.release();
     }
-    const row = inserted.rows[0];
-    if (row) {
-      await this.wake(row.id, r.deviceId, r.traceparent);
-      return { ok: true, callId: row.id, created: true, state: row.state };
-    }
-    return this.existing(r);
+    if (result.ok && result.created) await this.wake(result.callId, r.deviceId, r.traceparent);
+    return result;
   }
 
   /** Wakes the owner of the call's partition (after an approval, a cancel, or to retry a lost wake-up). */
@@ -108,8 +92,61 @@ export class CallRequests {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 
-  private async existing(r: z.output<typeof callRequestSchema>): Promise<CallRequestResult> {
-    const { rows } = await this.pool.query<{
+  /**
+   * The call row, and for an operator's user-only call its approval, in one transaction: the answer can say
+   * `awaiting_approval` truthfully at once (DESIGN §3), and the orchestrator finds the approval it gates on.
+   */
+  private async insert(client: PoolClient, r: ParsedRequest): Promise<CallRequestResult> {
+    const gated =
+      r.origin === 'operator' &&
+      r.operatorId !== undefined &&
+      (await isUserOnlyTool(client, r.deviceId, r.tool)) === true;
+    const state: CallState = gated ? 'awaiting_approval' : 'queued';
+    const inserted = await client.query<{ id: string; state: CallState }>(
+      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id, voice_turn_id,
+                         campaign_id, agent_id, parent_call_id, idempotency_key, traceparent, deadline_at,
+                         reply_timeout_ms, state)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+               now() + make_interval(secs => $16::double precision / 1000), $17, $18)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING id, state`,
+      [
+        randomUUID(),
+        r.deviceId,
+        partitionOf(r.deviceId),
+        r.tool,
+        JSON.stringify(r.arguments),
+        r.origin,
+        r.reason ?? null,
+        r.operatorId ?? null,
+        r.apiKeyId ?? null,
+        r.voiceTurnId ?? null,
+        r.campaignId ?? null,
+        r.agentId ?? null,
+        r.parentCallId ?? null,
+        r.idempotencyKey ?? null,
+        r.traceparent ?? null,
+        r.deliveryDeadlineMs,
+        r.replyTimeoutMs,
+        state,
+      ],
+    );
+    const row = inserted.rows[0];
+    if (!row) return this.existing(client, r);
+    if (!gated) return { ok: true, callId: row.id, created: true, state: row.state };
+    const approvalId = await openCallApproval(client, {
+      id: row.id,
+      deviceId: r.deviceId,
+      tool: r.tool,
+      arguments: r.arguments,
+      operatorId: r.operatorId!,
+      ttlMs: r.approvalTtlMs,
+    });
+    return { ok: true, callId: row.id, created: true, state: row.state, approvalId };
+  }
+
+  private async existing(client: PoolClient, r: ParsedRequest): Promise<CallRequestResult> {
+    const { rows } = await client.query<{
       id: string;
       state: CallState;
       device_id: string;
@@ -122,7 +159,7 @@ export class CallRequests {
     const same =
       call.device_id === r.deviceId &&
       call.tool === r.tool &&
-      JSON.stringify(call.arguments) === JSON.stringify(r.arguments);
+      canonicalJson(call.arguments) === canonicalJson(r.arguments);
     if (!same) {
       return {
         ok: false,
@@ -133,5 +170,3 @@ export class CallRequests {
     return { ok: true, callId: call.id, created: false, state: call.state };
   }
 }
-
-export { type CallOrigin };

@@ -1,3 +1,5 @@
 export { CallRequests, callRequestSchema, type CallRequest, type CallRequestResult } from './call-requests';
 export { PlatformEventBus, subscribePlatformEvents } from './platform-event-bus';
 export { WebhookNotifier } from './webhook-notifier';
+export { isUserOnlyTool } from './user-only-gate';
+export { argumentsHash, openCallApproval } from './approvals';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { applyMigrations, migrationSetChecksum, readMigrationFiles } from '@fleet/db';
@@ -8,6 +9,10 @@ import { databaseUrl, TEMPLATE_DATABASE, TEST_POSTGRES_URL } from '@fleet/testin
  * Each test file then clones it (CREATE DATABASE … TEMPLATE), which takes milliseconds.
  */
 export default async function globalSetup(): Promise<void> {
+  // Integration tests run some services as their own processes, from dist/ as `npm start` does.
+  const build = spawnSync(process.execPath, [join(__dirname, '../build/build.js')], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
+
   const files = readMigrationFiles(join(__dirname, '../../prisma/migrations'));
   const checksum = migrationSetChecksum(files);
   const admin = new Client({ connectionString: TEST_POSTGRES_URL });

@@ -1,13 +1,22 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import {
   commonEnv,
   databaseEnv,
+  envInt,
   envPort,
   loadConfig,
   redisEnv,
   resolveServicePassword,
   serviceMqttEnv,
 } from '@fleet/config';
+
+const orderingRuleSchema = z.strictObject({
+  tool: z.string().min(1),
+  requires: z.string().min(1),
+  maxAgeMs: z.int().min(0),
+  action: z.enum(['run_first', 'refuse']).default('run_first'),
+});
 
 // The only place the orchestrator reads process.env.
 const schema = z.object({
@@ -17,9 +26,44 @@ const schema = z.object({
   ...serviceMqttEnv,
   BIND_HOST: z.string().default('0.0.0.0'),
   HTTP_PORT: envPort(8082),
+  REPLICA_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .default(`${hostname()}-${process.pid}`),
+  /** A partition's owner renews its lease this often; a lease not renewed for LEASE_TTL_MS is free to take. */
+  LEASE_RENEW_MS: envInt(2_000, { min: 100 }),
+  LEASE_TTL_MS: envInt(10_000, { min: 500 }),
+  /** Calls a partition works on at once (one per device at a time, whatever this says). */
+  PARTITION_CONCURRENCY: envInt(256, { min: 1, max: 10_000 }),
+  /** Where `self.camera.take_photo` posts its photo (DESIGN §2: the voice worker's vision endpoint). */
+  VISION_URL: z.url().optional(),
+  VISION_TOKEN: z.string().optional(),
+  DISCOVERY_TIMEOUT_MS: envInt(10_000, { min: 100 }),
+  /** A reboot is verified when the device checks in and reconnects within this time. */
+  REBOOT_VERIFY_MS: envInt(120_000, { min: 1_000 }),
+  /** An upgrade (download, flash, reboot) is verified when the new version reports within this time. */
+  UPGRADE_VERIFY_MS: envInt(600_000, { min: 1_000 }),
+  /** How fresh a result must be for the rules derived from "you must call X first". */
+  DERIVED_RULE_MAX_AGE_MS: envInt(60_000, { min: 0 }),
+  /** Extra ordering rules, JSON: [{"tool":"B","requires":"A","maxAgeMs":60000,"action":"run_first"}]. */
+  ORDERING_RULES: z
+    .string()
+    .default('[]')
+    .transform((text, ctx) => {
+      try {
+        return z.array(orderingRuleSchema).parse(JSON.parse(text));
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `not a JSON list of rules: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** The broker's public HTTP base, where firmware images are served (`/firmware/<sha256>.bin`). */
+  FIRMWARE_BASE_URL: z.url().default('http://127.0.0.1:8081'),
+  SWEEP_INTERVAL_MS: envInt(1_000, { min: 50 }),
 });
 
 export type OrchestratorConfig = Omit<z.infer<typeof schema>, 'MQTT_PASSWORD'> & { mqttPassword: string };
+export type ConfiguredOrderingRule = z.infer<typeof orderingRuleSchema>;
 
 export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
   const { MQTT_PASSWORD, ...raw } = loadConfig(schema, env);

@@ -1,14 +1,33 @@
-import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
+import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import { createRedis, redisHealthCheck, watchRedis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
+import { CallRepository } from './calls/call-repository';
+import { CallRunner } from './calls/call-runner';
+import { CallSweeper } from './calls/call-sweeper';
+import { CallWrites } from './calls/call-writes';
 import type { OrchestratorConfig } from './config';
+import { LeaseStore } from './coordination/lease-store';
+import { PartitionManager } from './coordination/partition-manager';
+import { PartitionTakeover } from './coordination/partition-takeover';
+import { DeviceDirectory } from './devices/device-directory';
+import { DeviceRegistry } from './devices/device-registry';
+import { PresenceHandler } from './devices/presence-handler';
+import { CatalogRepository } from './discovery/catalog-repository';
+import { DiscoveryService } from './discovery/discovery-service';
+import { CommitQueue } from './evidence/commit-queue';
+import { subscribeFleet } from './mcp/fleet-subscriber';
+import { MalformedInputs } from './mcp/malformed-inputs';
+import { McpLink } from './mcp/mcp-link';
+import { RpcIds } from './mcp/rpc-ids';
+import { createOrchestratorMetrics } from './orchestrator-metrics';
 
 export interface OrchestratorHandle {
   ports: { http: number };
+  partitions: PartitionManager;
   stop: StopFunction;
 }
 
@@ -20,7 +39,9 @@ export async function startOrchestrator(
   const stack = new StopStack(logger);
   try {
     const registry = createMetricsRegistry('orchestrator');
+    const metrics = createOrchestratorMetrics(registry);
     const pool = createPgPool(config.DATABASE_URL, {
+      max: 20,
       onError: (err) => logger.warn({ err }, 'postgres pool error'),
     });
     stack.push('postgres', () => pool.end());
@@ -31,10 +52,104 @@ export async function startOrchestrator(
       url: config.MQTT_URL,
       username: 'orchestrator',
       password: config.mqttPassword,
-      clientId: `orchestrator-${randomBytes(4).toString('hex')}`,
+      clientId: `orchestrator-${config.REPLICA_ID}`,
       logger,
     });
     stack.push('mqtt', () => closeMqtt(mqtt));
+
+    const leases = new LeaseStore(pool, config.REPLICA_ID, config.LEASE_TTL_MS);
+    const partitions = new PartitionManager(leases, config.LEASE_RENEW_MS, logger);
+    const devices = new DeviceRegistry((p) => partitions.leaseOf(p) !== undefined);
+    const commits = new CommitQueue(pool, config.REPLICA_ID, (p) => partitions.leaseOf(p), {
+      maxConcurrentBatches: 4,
+      maxBatchSize: 200,
+      latency: metrics.evidenceCommit,
+    });
+    const events = new PlatformEventBus(redis);
+    const webhooks = new WebhookNotifier(pool, redis, config.QUEUE_PREFIX);
+    stack.push('webhook queue', () => webhooks.close());
+    const callRequests = new CallRequests(pool, redis, config.QUEUE_PREFIX);
+    stack.push('call queues', () => callRequests.close());
+    const rpcIds = new RpcIds(pool);
+    const malformed = new MalformedInputs(pool, logger);
+    stack.push('malformed inputs', () => malformed.flush());
+    const link = new McpLink(mqtt, rpcIds, malformed, metrics, logger);
+    const catalogs = new CatalogRepository(pool, config.DERIVED_RULE_MAX_AGE_MS);
+    const discovery = new DiscoveryService(link, catalogs, commits, events, config, metrics, logger);
+    const calls = new CallRepository(pool);
+    const writes = new CallWrites(commits, (call, conclusion) => {
+      metrics.calls.inc({ verdict: conclusion.verdict, tool: call.tool, origin: call.origin });
+      metrics.callLatency.observe(
+        { verdict: conclusion.verdict },
+        (Date.now() - call.createdAt.getTime()) / 1000,
+      );
+      events.publish({
+        type: 'call',
+        callId: call.id,
+        deviceId: call.deviceId,
+        tool: call.tool,
+        state: 'finished',
+        verdict: conclusion.verdict,
+        at: new Date().toISOString(),
+      });
+    });
+    const runner = new CallRunner({
+      config,
+      devices,
+      calls,
+      writes,
+      link,
+      mqtt,
+      events,
+      webhooks,
+      metrics,
+      logger,
+    });
+    const presence = new PresenceHandler(
+      devices,
+      new DeviceDirectory(pool),
+      discovery,
+      calls,
+      runner,
+      events,
+      webhooks,
+      { count: 50, windowMs: 60_000 },
+      logger,
+    );
+    const takeover = new PartitionTakeover({
+      devices,
+      directory: new DeviceDirectory(pool),
+      catalogs,
+      calls,
+      runner,
+      presence,
+      commits,
+      rpcIds,
+      redis,
+      queuePrefix: config.QUEUE_PREFIX,
+      concurrency: config.PARTITION_CONCURRENCY,
+      logger,
+    });
+
+    // Presence and replies flow (once the broker answers) before partitions are taken.
+    await subscribeFleet(mqtt, devices, link, (event) => presence.handle(event), metrics);
+    await partitions.start(takeover);
+    stack.push('partitions', async () => {
+      await takeover.closeAll();
+      await partitions.stop();
+    });
+    const sweeper = new CallSweeper(
+      calls,
+      runner,
+      devices,
+      presence,
+      () => partitions.ownedPartitions(),
+      metrics,
+      logger,
+      config.SWEEP_INTERVAL_MS,
+    );
+    sweeper.start();
+    stack.push('sweeper', () => Promise.resolve(sweeper.stop()));
 
     const http = Fastify({ logger: false });
     registerOpsRoutes(http, {
@@ -43,8 +158,15 @@ export async function startOrchestrator(
     });
     const httpPort = await listenHttp(http, config.BIND_HOST, config.HTTP_PORT);
     stack.push('http', () => http.close());
-    logger.info({ ports: { http: httpPort } }, 'orchestrator listening');
-    return { ports: { http: httpPort }, stop: stack.stopAll };
+    logger.info(
+      {
+        ports: { http: httpPort },
+        replica: config.REPLICA_ID,
+        partitions: partitions.ownedPartitions().length,
+      },
+      'orchestrator listening',
+    );
+    return { ports: { http: httpPort }, partitions, stop: stack.stopAll };
   } catch (err) {
     await stack.stopAll();
     throw err;

@@ -7,7 +7,7 @@ export {
   type CampaignState,
   type CampaignTargetState,
 } from './campaigns';
-export { CALL_PARTITIONS, partitionOf } from './partitions';
+export { CALL_PARTITIONS, partitionOf, partitionSql } from './partitions';
 export * from './evidence-payloads';
 export { SYSTEM_REBOOT_TOOL, PLATFORM_TOOLS } from './platform-tools';
 export * from './campaign-specs';

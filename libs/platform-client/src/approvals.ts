@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PoolClient } from 'pg';
+import type { QueryResult, QueryResultRow } from 'pg';
 import { canonicalJson } from '@fleet/domain';
 
 /** An approval binds device, tool and the exact arguments: their hash is what the approver signs off. */
@@ -9,9 +9,14 @@ export function argumentsHash(deviceId: string, tool: string, args: unknown): st
     .digest('hex');
 }
 
+/** Anything that runs a parameterised query: a pool client, or a unit of the orchestrator's commit queue. */
+export interface Queryable {
+  query<R extends QueryResultRow>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+}
+
 /** Opens the approval a user-only operator call waits for (idempotent per call). */
 export async function openCallApproval(
-  db: PoolClient,
+  db: Queryable,
   call: { id: string; deviceId: string; tool: string; arguments: unknown; operatorId: string; ttlMs: number },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(

@@ -19,6 +19,9 @@ export class QueueClient<Q extends QueueName> {
       prefix,
       defaultJobOptions: JOB_DEFAULTS[name],
     });
+    // BullMQ re-emits its Redis link's errors here; without a listener Node throws them. Each add() reports its
+    // own failure, and the Redis client's outages are logged by whoever owns it (watchRedis).
+    this.queue.on('error', () => undefined);
   }
 
   async add<N extends JobsOf<Q>>(job: N, data: JobData<N>, options?: JobsOptions): Promise<string> {
@@ -27,7 +30,10 @@ export class QueueClient<Q extends QueueName> {
     return added.id!;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Closing while BullMQ is still checking its Redis link makes that check fail into an 'error' event that
+    // no listener hears any more; let it finish first.
+    await this.queue.waitUntilReady().catch(() => undefined);
     return this.queue.close();
   }
 }

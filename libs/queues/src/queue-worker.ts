@@ -29,7 +29,7 @@ export function createQueueWorker<Q extends QueueName>(
       `queue ${queue}: handlers for [${given.join(', ')}] but its jobs are [${expected.join(', ')}]`,
     );
   }
-  return new Worker(
+  const worker = new Worker(
     physicalQueueName(queue, partition),
     async (job) => {
       const name = job.name as JobName;
@@ -41,4 +41,7 @@ export function createQueueWorker<Q extends QueueName>(
     },
     workerOptions,
   );
+  // Unheard 'error' events would be thrown; the caller may add its own listener to log them.
+  worker.on('error', () => undefined);
+  return worker;
 }

@@ -6,3 +6,4 @@ export { databaseUrl, TEST_POSTGRES_URL, TEMPLATE_DATABASE, APP_ROLE } from './p
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { getJson } from './http';
 export { startTestMqttBroker, type TestMqttBroker, type TestMqttBrokerOptions } from './test-mqtt-broker';
+export { startServiceProcess, type ServiceProcess } from './service-process';

@@ -1,0 +1,139 @@
+import type { Pool } from '@fleet/db';
+import type { EvidenceStage } from '@fleet/domain';
+import { CALL_COLUMNS, type CallRecord } from './call-record';
+
+type CallRow = Omit<CallRecord, 'written'> & { written: EvidenceStage[] };
+
+export interface ApprovalRecord {
+  id: string;
+  state: 'pending' | 'approved' | 'rejected' | 'expired';
+  argumentsHash: string;
+  requestedBy: string;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  reason: string | null;
+  expiresAt: Date;
+}
+
+export interface PolicyContext {
+  sensitive: Set<string>;
+  groups: { name: string; limits: unknown }[];
+  boundClientId: string;
+}
+
+/** The call pipeline's reads (its writes go through the commit queue, under the partition's lease). */
+export class CallRepository {
+  constructor(readonly pool: Pool) {}
+
+  async load(callId: string): Promise<CallRecord | undefined> {
+    const { rows } = await this.pool.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM call c WHERE c.id = $1`, [
+      callId,
+    ]);
+    const row = rows[0];
+    return row ? { ...row, written: new Set(row.written) } : undefined;
+  }
+
+  async approvalOfCall(callId: string): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.pool.query<ApprovalRecord>(
+      `SELECT id, state, arguments_hash AS "argumentsHash", requested_by AS "requestedBy", decided_by AS "decidedBy",
+              decided_at AS "decidedAt", reason, expires_at AS "expiresAt"
+         FROM approval WHERE call_id = $1`,
+      [callId],
+    );
+    return rows[0];
+  }
+
+  async approvalOfCampaign(campaignId: string): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.pool.query<ApprovalRecord>(
+      `SELECT id, state, arguments_hash AS "argumentsHash", requested_by AS "requestedBy", decided_by AS "decidedBy",
+              decided_at AS "decidedAt", reason, expires_at AS "expiresAt"
+         FROM approval WHERE campaign_id = $1`,
+      [campaignId],
+    );
+    return rows[0];
+  }
+
+  /** Operator markings and group limits of the device, read per call (an operator's change applies at once). */
+  async policyContext(deviceId: string): Promise<PolicyContext> {
+    const { rows } = await this.pool.query<{
+      sensitive: string[] | null;
+      groups: { name: string; limits: unknown }[] | null;
+      client_id: string;
+    }>(
+      `SELECT d.client_id,
+              (SELECT array_agg(m.tool_name) FROM tool_marking m WHERE m.device_id = d.id AND m.sensitive) AS sensitive,
+              (SELECT json_agg(json_build_object('name', g.name, 'limits', g.limits))
+                 FROM device_group_member gm JOIN device_group g ON g.id = gm.group_id WHERE gm.device_id = d.id) AS groups
+         FROM device d WHERE d.id = $1`,
+      [deviceId],
+    );
+    const row = rows[0];
+    return {
+      sensitive: new Set(row?.sensitive ?? []),
+      groups: row?.groups ?? [],
+      boundClientId: row?.client_id ?? '',
+    };
+  }
+
+  /** A registry firmware by the sha256 in its download URL (DESIGN §4: firmware only from the registry). */
+  async firmwareBySha(sha256: string): Promise<{ id: string; version: string } | undefined> {
+    const { rows } = await this.pool.query<{ id: string; version: string }>(
+      'SELECT id, version FROM firmware WHERE sha256 = $1',
+      [sha256],
+    );
+    return rows[0];
+  }
+
+  /** Calls of a device that wait for it to be back and discovered, oldest first. */
+  async waitingFor(deviceId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM call WHERE device_id = $1 AND verdict IS NULL AND state IN ('queued', 'waiting_for_device')
+        ORDER BY created_at`,
+      [deviceId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** What a replica must look at after taking a partition over, or on its regular sweep. */
+  async needingAttention(
+    partitions: number[],
+    includeAll: boolean,
+  ): Promise<{ id: string; deviceId: string }[]> {
+    const { rows } = await this.pool.query<{ id: string; deviceId: string }>(
+      `SELECT c.id, c.device_id AS "deviceId" FROM call c LEFT JOIN approval a ON a.call_id = c.id
+        WHERE c.partition = ANY($1::smallint[]) AND c.verdict IS NULL AND (
+              $2::boolean
+           OR (c.state IN ('queued', 'waiting_for_device') AND c.deadline_at < now())
+           OR (c.state = 'queued' AND c.created_at < now() - interval '5 seconds')
+           OR (c.state = 'awaiting_approval' AND (a.id IS NULL OR a.state <> 'pending' OR a.expires_at < now()))
+           OR (c.state = 'finished' AND c.cancelled_by IS NOT NULL)
+           OR (c.state = 'verifying' AND c.effect_deadline_at < now()))
+        ORDER BY c.created_at
+        LIMIT 2000`,
+      [partitions, includeAll],
+    );
+    return rows;
+  }
+
+  /** Boot check-ins of the bound identity since a moment (a reboot's or an upgrade's proof). */
+  async bootsSince(
+    deviceId: string,
+    since: Date,
+    clientId: string,
+  ): Promise<{ at: Date; version: string | null; otaLabel: string | null }[]> {
+    const { rows } = await this.pool.query<{ at: Date; version: string | null; otaLabel: string | null }>(
+      `SELECT received_at AS at, firmware_version AS version, ota_label AS "otaLabel" FROM boot_report
+        WHERE device_id = $1 AND client_id = $3 AND received_at >= $2 ORDER BY received_at`,
+      [deviceId, since, clientId],
+    );
+    return rows;
+  }
+
+  /** The device's last status readback, for the API's device detail (not evidence). */
+  async rememberStatus(deviceId: string, status: unknown): Promise<void> {
+    await this.pool.query('UPDATE device SET last_status = $2, last_status_at = now() WHERE id = $1', [
+      deviceId,
+      JSON.stringify(status),
+    ]);
+  }
+}

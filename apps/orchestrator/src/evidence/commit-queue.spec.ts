@@ -1,0 +1,98 @@
+import { Pool } from 'pg';
+import { evidenceHash, GENESIS_HASH, partitionOf } from '@fleet/domain';
+import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import { LeaseStore, type Lease } from '../coordination/lease-store';
+import { partitionLeaseName } from '../coordination/partition-names';
+import { CommitQueue, LeaseLostError } from './commit-queue';
+
+describe('the commit queue', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  const device = 'a0:85:e3:00:00:07';
+  const partition = partitionOf(device);
+  const leases = new Map<number, Lease>();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 4 });
+    await pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, 'uuid', now())`, [device]);
+    for (let i = 0; i < 3; i++) {
+      await pool.query(
+        `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at) VALUES ($1, $2, $3, 't', '{}', 'operator', now())`,
+        [`00000000-0000-4000-8000-00000000000${i}`, device, partition],
+      );
+    }
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  it('chains every device row to the one before, through concurrent batches', async () => {
+    const store = new LeaseStore(pool, 'replica-1', 10_000);
+    leases.set(partition, (await store.acquire(partitionLeaseName(partition)))!);
+    const queue = new CommitQueue(pool, 'replica-1', (p) => leases.get(p), {
+      maxConcurrentBatches: 2,
+      maxBatchSize: 10,
+    });
+    await Promise.all(
+      [0, 1, 2].map((i) =>
+        queue.submit(partition, (tx) =>
+          tx.appendEvidence(`00000000-0000-4000-8000-00000000000${i}`, device, [
+            { stage: 'discovery', payload: { n: i, nested: { b: 1, a: [1, 2] } } },
+            { stage: 'decision', payload: { n: i } },
+          ]),
+        ),
+      ),
+    );
+    const { rows } = await pool.query<{
+      call_id: string;
+      stage: 'discovery';
+      seq: string;
+      payload: unknown;
+      prev_hash: string;
+      hash: string;
+      created_at: Date;
+    }>(
+      'SELECT call_id, stage, seq::text AS seq, payload, prev_hash, hash, created_at FROM evidence WHERE device_id = $1 ORDER BY evidence.seq',
+      [device],
+    );
+    expect(rows.map((r) => r.seq)).toEqual(['1', '2', '3', '4', '5', '6']);
+    let prev = GENESIS_HASH;
+    for (const row of rows) {
+      expect(row.prev_hash).toBe(prev);
+      const recomputed = evidenceHash(prev, {
+        callId: row.call_id,
+        deviceId: device,
+        stage: row.stage,
+        seq: BigInt(row.seq),
+        payload: row.payload,
+        createdAt: row.created_at.toISOString(),
+      });
+      expect(row.hash).toBe(recomputed);
+      prev = row.hash;
+    }
+  });
+
+  it('refuses to write for a partition whose lease another replica has taken', async () => {
+    const stale = new CommitQueue(pool, 'replica-1', (p) => leases.get(p), {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    await pool.query(`UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = $1`, [
+      partitionLeaseName(partition),
+    ]);
+    const other = new LeaseStore(pool, 'replica-2', 10_000);
+    expect(await other.acquire(partitionLeaseName(partition))).toMatchObject({ token: '2' });
+    const before = await pool.query('SELECT count(*)::int AS n FROM evidence');
+    await expect(
+      stale.submit(partition, (tx) =>
+        tx.appendEvidence('00000000-0000-4000-8000-000000000000', device, [
+          { stage: 'parameters', payload: {} },
+        ]),
+      ),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    const after = await pool.query('SELECT count(*)::int AS n FROM evidence');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+});

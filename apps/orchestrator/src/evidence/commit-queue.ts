@@ -1,0 +1,206 @@
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { evidenceHash, GENESIS_HASH, partitionOf, type EvidenceStage } from '@fleet/domain';
+import type { Histogram } from '@fleet/telemetry';
+import type { Lease } from '../coordination/lease-store';
+
+export class LeaseLostError extends Error {
+  constructor(partition: number) {
+    super(`partition ${partition} is no longer owned by this replica`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface EvidenceRowInput {
+  stage: EvidenceStage;
+  payload: unknown;
+}
+
+/** What a unit can do inside the batch transaction. */
+export interface UnitTx {
+  query<R extends QueryResultRow>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  /** Appends rows to the device's hash chain (seq and hash are assigned here, in order). */
+  appendEvidence(callId: string, deviceId: string, rows: EvidenceRowInput[]): Promise<void>;
+}
+
+interface Pending<T> {
+  partition: number;
+  run: (tx: UnitTx) => Promise<T>;
+  resolve: (value: T) => void;
+  reject: (err: unknown) => void;
+}
+
+interface ChainHead {
+  seq: bigint;
+  hash: string;
+}
+
+/**
+ * Group commit (DESIGN §6): the steps of many concurrent calls share one transaction, and each caller goes on
+ * only once its step is committed, so batching costs no durability. Every batch first locks the leases of the
+ * partitions it writes for (FOR SHARE): a replica that lost a lease cannot write, and nobody can take a lease
+ * while a batch under it is being committed. Evidence is chained per device in the order it is appended.
+ */
+export class CommitQueue {
+  private queue: Pending<unknown>[] = [];
+  private running = 0;
+  private readonly heads = new Map<string, ChainHead>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly holder: string,
+    private readonly leaseOf: (partition: number) => Lease | undefined,
+    private readonly options: { maxConcurrentBatches: number; maxBatchSize: number; latency?: Histogram },
+  ) {}
+
+  submit<T>(partition: number, run: (tx: UnitTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ partition, run, resolve, reject } as Pending<unknown>);
+      this.pump();
+    });
+  }
+
+  /** Forget cached chain heads of a partition (its next owner may have written since). */
+  forgetPartition(partition: number): void {
+    for (const device of this.heads.keys()) if (partitionOf(device) === partition) this.heads.delete(device);
+  }
+
+  private pump(): void {
+    while (this.running < this.options.maxConcurrentBatches && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.maxBatchSize);
+      this.running++;
+      void this.commit(batch).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async commit(batch: Pending<unknown>[]): Promise<void> {
+    const started = performance.now();
+    try {
+      const outcomes = await this.transaction(batch);
+      outcomes.forEach((o, i) => (o.ok ? batch[i]!.resolve(o.value) : batch[i]!.reject(o.error)));
+    } catch {
+      // One unit broke the shared transaction: run each on its own so the others still commit.
+      if (batch.length === 1) {
+        await this.transaction(batch).then(
+          ([o]) => (o!.ok ? batch[0]!.resolve(o!.value) : batch[0]!.reject(o!.error)),
+          (err: unknown) => batch[0]!.reject(err),
+        );
+      } else {
+        for (const unit of batch) {
+          await this.transaction([unit]).then(
+            ([o]) => (o!.ok ? unit.resolve(o!.value) : unit.reject(o!.error)),
+            (err: unknown) => unit.reject(err),
+          );
+        }
+      }
+    } finally {
+      this.options.latency?.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  /** Runs the units in one transaction; a unit whose lease is gone is refused without touching the others. */
+  private async transaction(
+    batch: Pending<unknown>[],
+  ): Promise<({ ok: true; value: unknown } | { ok: false; error: unknown })[]> {
+    const client = await this.pool.connect();
+    const tentative = new Map<string, ChainHead>();
+    try {
+      await client.query('BEGIN');
+      const valid = await this.lockLeases(client, batch);
+      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+      for (const unit of batch) {
+        if (!valid.has(unit.partition)) {
+          outcomes.push({ ok: false, error: new LeaseLostError(unit.partition) });
+          continue;
+        }
+        // A unit that throws aborts the transaction: the caller retries the batch unit by unit.
+        outcomes.push({ ok: true, value: await unit.run(this.tx(client, tentative)) });
+      }
+      await client.query('COMMIT');
+      for (const [device, head] of tentative) this.heads.set(device, head);
+      return outcomes;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async lockLeases(client: PoolClient, batch: Pending<unknown>[]): Promise<Set<number>> {
+    const leases = new Map<number, Lease>();
+    for (const unit of batch) {
+      const lease = this.leaseOf(unit.partition);
+      if (lease) leases.set(unit.partition, lease);
+    }
+    if (leases.size === 0) return new Set();
+    const list = [...leases.entries()];
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT name FROM service_lease
+        WHERE holder = $1 AND expires_at > now() AND (name, token) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))
+        FOR SHARE`,
+      [this.holder, list.map(([, l]) => l.name), list.map(([, l]) => l.token)],
+    );
+    const names = new Set(rows.map((r) => r.name));
+    return new Set(list.filter(([, l]) => names.has(l.name)).map(([p]) => p));
+  }
+
+  private tx(client: PoolClient, tentative: Map<string, ChainHead>): UnitTx {
+    return {
+      query: (sql, params) => client.query(sql, params),
+      appendEvidence: async (callId, deviceId, rows) => {
+        if (rows.length === 0) return;
+        let head =
+          tentative.get(deviceId) ?? this.heads.get(deviceId) ?? (await this.loadHead(client, deviceId));
+        const createdAt = new Date().toISOString();
+        const values = rows.map((row) => {
+          const seq = head.seq + 1n;
+          const hash = evidenceHash(head.hash, {
+            callId,
+            deviceId,
+            stage: row.stage,
+            seq,
+            payload: row.payload,
+            createdAt,
+          });
+          const out = {
+            stage: row.stage,
+            payload: JSON.stringify(row.payload),
+            seq: seq.toString(),
+            prevHash: head.hash,
+            hash,
+          };
+          head = { seq, hash };
+          return out;
+        });
+        await client.query(
+          `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
+           SELECT $1::uuid, $2, u.stage::"EvidenceStage", u.seq, u.payload, u.prev_hash, u.hash, $3::timestamptz
+             FROM unnest($4::text[], $5::bigint[], $6::jsonb[], $7::text[], $8::text[]) AS u(stage, seq, payload, prev_hash, hash)`,
+          [
+            callId,
+            deviceId,
+            createdAt,
+            values.map((v) => v.stage),
+            values.map((v) => v.seq),
+            values.map((v) => v.payload),
+            values.map((v) => v.prevHash),
+            values.map((v) => v.hash),
+          ],
+        );
+        tentative.set(deviceId, head);
+      },
+    };
+  }
+
+  private async loadHead(client: PoolClient, deviceId: string): Promise<ChainHead> {
+    const { rows } = await client.query<{ seq: string; hash: string }>(
+      'SELECT seq::text, hash FROM evidence WHERE device_id = $1 ORDER BY seq DESC LIMIT 1',
+      [deviceId],
+    );
+    const row = rows[0];
+    return row ? { seq: BigInt(row.seq), hash: row.hash } : { seq: 0n, hash: GENESIS_HASH };
+  }
+}

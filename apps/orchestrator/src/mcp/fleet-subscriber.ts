@@ -1,0 +1,59 @@
+import type { MqttClient } from 'mqtt';
+import {
+  decodePresenceEvent,
+  decodeUplinkWrapper,
+  FLEET_TOPIC_FILTERS,
+  parseFleetTopic,
+  type PresenceEvent,
+} from '@fleet/protocol';
+import type { DeviceRegistry } from '../devices/device-registry';
+import type { OrchestratorMetrics } from '../orchestrator-metrics';
+import type { McpLink } from './mcp-link';
+
+/**
+ * What the broker publishes under fleet/devices/# (every replica hears everything; each keeps only the devices of
+ * the partitions it owns, decided from the topic before any payload is decoded).
+ */
+export async function subscribeFleet(
+  mqtt: MqttClient,
+  devices: DeviceRegistry,
+  link: McpLink,
+  onPresence: (event: PresenceEvent) => void,
+  metrics: OrchestratorMetrics,
+): Promise<void> {
+  mqtt.on('message', (topic, payload) => {
+    const parsed = parseFleetTopic(topic);
+    if (!parsed.ok) return;
+    const device = devices.get(parsed.value.mac);
+    if (!device) return;
+    if (parsed.value.kind === 'presence') {
+      const event = decodePresenceEvent(payload);
+      if (event.ok) onPresence(event.value);
+      else metrics.malformedInput.inc({ kind: 'presence_event' });
+      return;
+    }
+    if (parsed.value.uplink !== 'mcp') return;
+    const wrapper = decodeUplinkWrapper(payload);
+    if (!wrapper.ok) {
+      metrics.malformedInput.inc({ kind: 'uplink_wrapper' });
+      return;
+    }
+    link.receive(
+      {
+        mac: wrapper.value.mac,
+        connectionId: wrapper.value.connectionId,
+        receivedAt: new Date(wrapper.value.receivedAt),
+        bytes: Buffer.from(wrapper.value.bytes),
+      },
+      device.dialect,
+    );
+  });
+  // Subscribed on every (re)connect: the session is clean, so the broker forgets subscriptions with the connection.
+  const subscribe = () =>
+    mqtt.subscribe([FLEET_TOPIC_FILTERS.uplinks('mcp'), FLEET_TOPIC_FILTERS.presence], { qos: 0 }, (err) => {
+      if (err) metrics.malformedInput.inc({ kind: 'subscribe_failed' });
+    });
+  mqtt.on('connect', subscribe);
+  if (mqtt.connected) subscribe();
+  return Promise.resolve();
+}

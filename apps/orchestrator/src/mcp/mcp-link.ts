@@ -1,0 +1,149 @@
+import type { MqttClient } from 'mqtt';
+import {
+  decodeMcpReply,
+  deviceP2pTopic,
+  encodeMcpRequest,
+  type Dialect,
+  type McpRequest,
+} from '@fleet/protocol';
+import type { Logger } from '@fleet/telemetry';
+import type { OrchestratorMetrics } from '../orchestrator-metrics';
+import type { Exchange } from './exchange';
+import type { MalformedInputs } from './malformed-inputs';
+import type { RpcIds } from './rpc-ids';
+
+type Resolved = Exchange['outcome'];
+
+interface Pending {
+  resolve: (outcome: Resolved) => void;
+  timer: NodeJS.Timeout;
+  /** After the timeout the request keeps listening (an upgrade's late "true" arrives long after). */
+  late?: (outcome: Resolved) => void;
+}
+
+export interface UplinkBytes {
+  mac: string;
+  connectionId: string;
+  receivedAt: Date;
+  bytes: Buffer;
+}
+
+/**
+ * Requests to devices and their replies, paired by JSON-RPC id (DESIGN §2: publish on devices/p2p/<mac_>, replies
+ * arrive wrapped on fleet/devices/<mac_>/up/mcp). A reply nobody waits for is counted and kept raw.
+ */
+export class McpLink {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly mqtt: MqttClient,
+    private readonly ids: RpcIds,
+    private readonly malformed: MalformedInputs,
+    private readonly metrics: OrchestratorMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Allocates the next durable id for the device (the caller records it before sending). */
+  allocateId(mac: string): Promise<number> {
+    return this.ids.next(mac);
+  }
+
+  /**
+   * Publishes the request and waits for the same-id reply or the timeout. The id must come from allocateId and
+   * be recorded (the "sending" row) before this is called.
+   */
+  async exchange(
+    device: { mac: string; dialect: Dialect; connectionId: string | undefined },
+    request: McpRequest & { id: number },
+    timeoutMs: number,
+  ): Promise<Exchange> {
+    // DESIGN §4: ListenAI lives in the protocol lib and the simulator; its device transport comes later.
+    if (device.dialect !== 'xiaozhi') throw new Error(`no transport for ${device.dialect} devices yet`);
+    // xiaozhi §2.2: the device does not check session_id on mcp messages; "" is what it sends while idle.
+    const encoded = encodeMcpRequest({ dialect: 'xiaozhi', sessionId: '' }, request);
+    if (!encoded.ok) throw new Error(`cannot encode request: ${encoded.error.message}`);
+    const key = keyOf(device.mac, request.id);
+    const sentAt = new Date();
+    const outcome = new Promise<Resolved>((resolve) => {
+      const timer = setTimeout(() => {
+        const entry = this.pending.get(key);
+        if (entry && !entry.late) this.pending.delete(key);
+        resolve({ kind: 'timeout', timeoutMs });
+      }, timeoutMs);
+      this.pending.set(key, { resolve, timer });
+    });
+    this.mqtt.publish(deviceP2pTopic(device.mac), encoded.value, { qos: 0 }, (err) => {
+      if (err) this.logger.warn({ err, mac: device.mac }, 'publish to device failed');
+    });
+    this.metrics.mcpRequests.inc({ method: request.method });
+    return {
+      request,
+      jsonrpcId: request.id,
+      connectionId: device.connectionId,
+      sentAt,
+      outcome: await outcome,
+    };
+  }
+
+  /**
+   * Keeps listening for a request that timed out, until `stop` is called (verification of reboots and upgrades:
+   * a late reply says something). Only for requests this replica sent.
+   */
+  listenLate(mac: string, id: number, onLate: (outcome: Resolved) => void): () => void {
+    const key = keyOf(mac, id);
+    const entry = this.pending.get(key) ?? {
+      resolve: () => undefined,
+      timer: setTimeout(() => undefined, 0),
+    };
+    entry.late = onLate;
+    this.pending.set(key, entry);
+    return () => {
+      if (this.pending.get(key) === entry) this.pending.delete(key);
+    };
+  }
+
+  /** An MCP uplink of an owned device. Never throws: bad input is counted and kept. */
+  receive(uplink: UplinkBytes, dialect: Dialect): void {
+    const decoded = decodeMcpReply(dialect, uplink.bytes);
+    const id = decoded.ok ? decoded.value.id : decoded.error.id;
+    const entry = typeof id === 'number' ? this.pending.get(keyOf(uplink.mac, id)) : undefined;
+    if (!decoded.ok) this.metrics.malformedInput.inc({ kind: decoded.error.kind });
+    if (!entry) {
+      this.metrics.unpairedReplies.inc({ reason: typeof id === 'number' ? 'unknown_id' : 'no_id' });
+      this.malformed.record({
+        deviceId: uplink.mac,
+        connectionId: uplink.connectionId,
+        kind: decoded.ok ? 'unpaired_reply' : decoded.error.kind,
+        error: decoded.ok ? `no request waits for id ${String(id)}` : decoded.error.message,
+        raw: uplink.bytes,
+      });
+      return;
+    }
+    const outcome: Resolved = decoded.ok
+      ? {
+          kind: 'reply',
+          reply: decoded.value,
+          raw: uplink.bytes,
+          receivedAt: uplink.receivedAt,
+          replyConnectionId: uplink.connectionId,
+        }
+      : {
+          kind: 'unreadable',
+          message: decoded.error.message,
+          raw: uplink.bytes,
+          receivedAt: uplink.receivedAt,
+          replyConnectionId: uplink.connectionId,
+        };
+    if (entry.late) {
+      entry.late(outcome);
+      return;
+    }
+    clearTimeout(entry.timer);
+    this.pending.delete(keyOf(uplink.mac, id as number));
+    entry.resolve(outcome);
+  }
+}
+
+function keyOf(mac: string, id: number): string {
+  return `${mac}#${id}`;
+}

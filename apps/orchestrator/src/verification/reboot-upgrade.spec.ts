@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { buildAppImage, type SimDevice } from '@fleet/device-sim';
+import { startPlatform, type Platform } from '../../test/platform-fixture';
+
+describe('reboot and upgrade verification', () => {
+  let p: Platform;
+  let requester: string;
+  let approver: string;
+
+  beforeAll(async () => {
+    // Short windows so that the cases that end at their deadline end quickly.
+    p = await startPlatform({ REBOOT_VERIFY_MS: '3000', UPGRADE_VERIFY_MS: '6000' });
+    requester = await p.operator('Requester');
+    approver = await p.operator('Approver');
+  });
+  afterAll(() => p.close());
+
+  async function approvedCall(
+    device: SimDevice,
+    tool: string,
+    args: Record<string, unknown> = {},
+  ): Promise<string> {
+    const callId = await p.call({
+      device,
+      tool,
+      arguments: args,
+      origin: 'operator',
+      operatorId: requester,
+      replyTimeoutMs: 1_000,
+    });
+    await p.sql.query(
+      `UPDATE approval SET state = 'approved', decided_by = $2, decided_at = now() WHERE call_id = $1`,
+      [callId, approver],
+    );
+    await p.calls.wake(callId, device.mac);
+    return callId;
+  }
+
+  async function registerFirmware(version: string): Promise<string> {
+    const image = buildAppImage({ version });
+    const sha256 = createHash('sha256').update(image).digest('hex');
+    await p.sql.query(
+      'INSERT INTO firmware_image (sha256, size, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [sha256, image.length, image],
+    );
+    await p.sql.query(
+      `INSERT INTO firmware (id, version, project_name, chip, sha256, size, boards, uploaded_by)
+       VALUES (gen_random_uuid(), $1, 'xiaozhi', 'esp32s3', $2, $3, '{bread-compact-wifi}', $4) ON CONFLICT DO NOTHING`,
+      [version, sha256, image.length, requester],
+    );
+    return `${p.firmwareBaseUrl}/firmware/${sha256}.bin`;
+  }
+
+  it('leaves a reboot no_response when the device only flaps its connection, with no boot check-in', async () => {
+    const device = await p.device();
+    device.setFaults({ lie: true, dropReplies: 1 }); // the reboot does nothing and says nothing
+    const callId = await approvedCall(device, 'self.reboot');
+    await p.waitFor(callId, 'verifying');
+    device.flap();
+    const call = await p.waitVerdict(callId);
+    expect(call.verdict).toBe('no_response');
+    expect(call.verdict_reason).toContain('flap');
+    expect(device.bootCount).toBe(1);
+  });
+
+  it('verifies a good upgrade by the new version after the reboot', async () => {
+    const device = await p.device();
+    const url = await registerFirmware('2.4.3');
+    const callId = await approvedCall(device, 'self.upgrade_firmware', { url });
+    const call = await p.waitVerdict(callId);
+    expect(call).toMatchObject({ verdict: 'verified', verdict_reason: 'the device came back running 2.4.3' });
+    expect(device.version).toBe('2.4.3');
+    expect((await p.evidence(callId)).find((r) => r.stage === 'effect')!.payload).toMatchObject({
+      method: 'version_observed',
+      expected: '2.4.3',
+    });
+  });
+
+  it('calls an upgrade that rolls back effect_mismatch: the old version comes back', async () => {
+    const device = await p.device({ faults: { rollbackUpgrades: 'before-check-in' } });
+    const url = await registerFirmware('2.4.4');
+    const callId = await approvedCall(device, 'self.upgrade_firmware', { url });
+    const call = await p.waitVerdict(callId);
+    expect(call.verdict).toBe('effect_mismatch');
+    expect(call.verdict_reason).toContain('not 2.4.4');
+    expect(device.version).toBe('2.4.2');
+  });
+
+  it('calls a failed download effect_mismatch: the late "true" comes with no reboot', async () => {
+    const device = await p.device({ faults: { failUpgrades: true } });
+    const url = await registerFirmware('2.4.5');
+    const callId = await approvedCall(device, 'self.upgrade_firmware', { url });
+    const call = await p.waitVerdict(callId);
+    expect(call).toMatchObject({
+      verdict: 'effect_mismatch',
+      verdict_reason: 'the late "true" came with no reboot: the download failed',
+    });
+    expect(device.bootCount).toBe(1);
+  });
+
+  it('rejects an upgrade from a URL that is not in the firmware registry', async () => {
+    const device = await p.device();
+    const callId = await approvedCall(device, 'self.upgrade_firmware', {
+      url: 'http://example.com/evil.bin',
+    });
+    const call = await p.waitVerdict(callId);
+    expect(call.verdict).toBe('rejected');
+    expect(call.verdict_reason).toContain('registry');
+  });
+});

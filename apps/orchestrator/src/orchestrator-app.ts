@@ -18,6 +18,7 @@ import { DeviceRegistry } from './devices/device-registry';
 import { PresenceHandler } from './devices/presence-handler';
 import { CatalogRepository } from './discovery/catalog-repository';
 import { DiscoveryService } from './discovery/discovery-service';
+import { ChainHeadRecorder } from './evidence/chain-head-recorder';
 import { CommitQueue } from './evidence/commit-queue';
 import { subscribeFleet } from './mcp/fleet-subscriber';
 import { MalformedInputs } from './mcp/malformed-inputs';
@@ -150,6 +151,9 @@ export async function startOrchestrator(
     );
     sweeper.start();
     stack.push('sweeper', () => Promise.resolve(sweeper.stop()));
+    const heads = new ChainHeadRecorder(pool, () => partitions.ownedPartitions(), logger);
+    heads.start();
+    stack.push('chain heads', () => heads.stop());
 
     const http = Fastify({ logger: false });
     registerOpsRoutes(http, {

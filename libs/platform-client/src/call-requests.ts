@@ -79,13 +79,26 @@ export class CallRequests {
 
   /** Wakes the owner of the call's partition (after an approval, a cancel, or to retry a lost wake-up). */
   async wake(callId: string, deviceId: string, traceparent?: string): Promise<void> {
+    await this.queueFor(deviceId).add('call.run', {
+      callId,
+      deviceId,
+      ...(traceparent ? { traceparent } : {}),
+    });
+  }
+
+  private queueFor(deviceId: string): QueueClient<'calls'> {
     const partition = partitionOf(deviceId);
     let queue = this.queues.get(partition);
     if (!queue) {
       queue = new QueueClient('calls', this.redis, this.queuePrefix, partition);
       this.queues.set(partition, queue);
     }
-    await queue.add('call.run', { callId, deviceId, ...(traceparent ? { traceparent } : {}) });
+    return queue;
+  }
+
+  /** Asks the owner of the device's partition to run discovery again (issue 5: re-discover on demand). */
+  async rediscover(deviceId: string): Promise<void> {
+    await this.queueFor(deviceId).add('device.discover', { deviceId });
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,11 @@ export const JOBS = {
     queue: 'calls',
     data: z.object({ callId: z.uuid(), deviceId: z.string(), traceparent }),
   },
+  /** Discover a device's catalog again now (on demand), in its partition like its calls. */
+  'device.discover': {
+    queue: 'calls',
+    data: z.object({ deviceId: z.string() }),
+  },
   /** One voice turn, started from text or from a session's audio. */
   'voice.turn': {
     queue: 'voice-turns',

@@ -32,6 +32,7 @@ describe('the queue registry', () => {
           done();
           return Promise.resolve();
         },
+        'device.discover': () => Promise.resolve(),
       },
       { connection: workerConnection, prefix: 'test', partition: 3 },
     );

@@ -65,6 +65,14 @@ export class PartitionTakeover implements PartitionHooks {
           runner.schedule(data.callId, data.deviceId);
           return Promise.resolve();
         },
+        'device.discover': (data) => {
+          const device = devices.get(data.deviceId);
+          if (device?.online && device.connectionId) {
+            device.discoveredOn = undefined; // forces a new discovery on the same connection
+            presence.whenBack(device, device.connectionId);
+          }
+          return Promise.resolve();
+        },
       },
       {
         connection: this.deps.redis,

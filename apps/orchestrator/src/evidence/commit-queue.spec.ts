@@ -96,3 +96,34 @@ describe('the commit queue', () => {
     expect(after.rows[0].n).toBe(before.rows[0].n);
   });
 });
+
+describe('chain heads', () => {
+  it('are recorded once per device for the owned partitions, and only when the chain grew', async () => {
+    const { ChainHeadRecorder } = await import('./chain-head-recorder');
+    const { createLogger } = await import('@fleet/telemetry');
+    const db = await createTestDatabase();
+    const pool = new Pool({ connectionString: db.url, max: 2 });
+    try {
+      const device = 'a0:85:e3:00:00:08';
+      await pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, 'uuid', now())`, [device]);
+      await pool.query(
+        `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at) VALUES ('00000000-0000-4000-8000-000000000009', $1, $2, 't', '{}', 'operator', now())`,
+        [device, partitionOf(device)],
+      );
+      await pool.query(
+        `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash) VALUES
+           ('00000000-0000-4000-8000-000000000009', $1, 'discovery', 1, '{}', $2, 'h1'),
+           ('00000000-0000-4000-8000-000000000009', $1, 'decision', 2, '{}', 'h1', 'h2')`,
+        [device, GENESIS_HASH],
+      );
+      const recorder = new ChainHeadRecorder(pool, () => [partitionOf(device)], createLogger('t', 'silent'));
+      expect(await recorder.record()).toBe(1);
+      expect(await recorder.record()).toBe(0);
+      const { rows } = await pool.query('SELECT device_id, seq::int AS seq, hash FROM evidence_chain_head');
+      expect(rows).toEqual([{ device_id: device, seq: 2, hash: 'h2' }]);
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
+  });
+});

@@ -1,8 +1,10 @@
 import { Pool } from 'pg';
 import { evidenceHash, GENESIS_HASH, partitionOf } from '@fleet/domain';
 import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import { createLogger } from '@fleet/telemetry';
 import { LeaseStore, type Lease } from '../coordination/lease-store';
 import { partitionLeaseName } from '../coordination/partition-names';
+import { ChainHeadRecorder } from './chain-head-recorder';
 import { CommitQueue, LeaseLostError } from './commit-queue';
 
 describe('the commit queue', () => {
@@ -99,8 +101,6 @@ describe('the commit queue', () => {
 
 describe('chain heads', () => {
   it('are recorded once per device for the owned partitions, and only when the chain grew', async () => {
-    const { ChainHeadRecorder } = await import('./chain-head-recorder');
-    const { createLogger } = await import('@fleet/telemetry');
     const db = await createTestDatabase();
     const pool = new Pool({ connectionString: db.url, max: 2 });
     try {

@@ -60,6 +60,7 @@ const schema = z.object({
   /** The broker's public HTTP base, where firmware images are served (`/firmware/<sha256>.bin`). */
   FIRMWARE_BASE_URL: z.url().default('http://127.0.0.1:8081'),
   SWEEP_INTERVAL_MS: envInt(1_000, { min: 50 }),
+  CAMPAIGN_TICK_MS: envInt(1_000, { min: 50 }),
 });
 
 export type OrchestratorConfig = Omit<z.infer<typeof schema>, 'MQTT_PASSWORD'> & { mqttPassword: string };

@@ -2,9 +2,11 @@ import Fastify from 'fastify';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
 import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
-import { createRedis, redisHealthCheck, watchRedis } from '@fleet/queues';
+import { createRedis, redisHealthCheck, voiceStreams, watchRedis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
+import { CampaignRepository } from './campaigns/campaign-repository';
+import { CampaignRunner } from './campaigns/campaign-runner';
 import { CallRepository } from './calls/call-repository';
 import { CallRunner } from './calls/call-runner';
 import { CallSweeper } from './calls/call-sweeper';
@@ -151,6 +153,21 @@ export async function startOrchestrator(
     );
     sweeper.start();
     stack.push('sweeper', () => Promise.resolve(sweeper.stop()));
+    const campaigns = new CampaignRunner(
+      {
+        campaigns: new CampaignRepository(pool),
+        leases,
+        calls: callRequests,
+        events,
+        webhooks,
+        inVoiceSession: async (deviceId) => (await redis.hexists(voiceStreams.active, deviceId)) === 1,
+        firmwareBaseUrl: config.FIRMWARE_BASE_URL,
+        logger,
+      },
+      config.CAMPAIGN_TICK_MS,
+    );
+    campaigns.start();
+    stack.push('campaigns', () => campaigns.stop());
     const heads = new ChainHeadRecorder(pool, () => partitions.ownedPartitions(), logger);
     heads.start();
     stack.push('chain heads', () => heads.stop());

@@ -10,6 +10,8 @@ export const voiceStreams = {
   up: (sessionId: string) => `voice:${sessionId}:up`,
   /** Opus frames for the device, and end/close marks, in order. */
   down: (sessionId: string) => `voice:${sessionId}:down`,
+  /** A hash device id → session id of the sessions open now (campaigns leave those devices for later). */
+  active: 'voice:active',
 } as const;
 
 export const audioFormatSchema = z.object({

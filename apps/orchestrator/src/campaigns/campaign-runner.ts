@@ -1,0 +1,227 @@
+import type { CampaignTargetState } from '@fleet/domain';
+import type { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
+import type { Logger } from '@fleet/telemetry';
+import type { LeaseStore } from '../coordination/lease-store';
+import type { CampaignRecord, CampaignRepository, Candidate, SettledTarget } from './campaign-repository';
+import { inMaintenanceWindow } from './maintenance-window';
+import { devicesToStart } from './rollout-plan';
+
+export interface CampaignRunnerDeps {
+  campaigns: CampaignRepository;
+  leases: LeaseStore;
+  calls: CallRequests;
+  events: PlatformEventBus;
+  webhooks: WebhookNotifier;
+  /** True while the device has an open voice session (campaigns leave such devices for later). */
+  inVoiceSession: (deviceId: string) => Promise<boolean>;
+  firmwareBaseUrl: string;
+  logger: Logger;
+}
+
+const LEASE = 'campaign-runner';
+
+/**
+ * Runs campaigns (issue 6, in the manner of AWS IoT Jobs and hawkBit rollouts). One replica at a time holds the
+ * runner's lease; all its state is in Postgres, so a restart or a SIGKILL of any service continues where it was,
+ * and every device's call has an idempotency key per attempt, so nothing is ever sent twice.
+ */
+export class CampaignRunner {
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> = Promise.resolve();
+  private readonly lastCounts = new Map<string, string>();
+
+  constructor(
+    private readonly deps: CampaignRunnerDeps,
+    private readonly everyMs: number,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.ticking = this.ticking.then(() => this.tick());
+    }, this.everyMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+  }
+
+  async tick(): Promise<void> {
+    try {
+      if (!(await this.deps.leases.acquire(LEASE))) return; // another replica runs campaigns now
+      for (const campaign of await this.deps.campaigns.active()) await this.advance(campaign);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'campaign round failed; retrying next round');
+    }
+  }
+
+  private async advance(c: CampaignRecord): Promise<void> {
+    for (const target of await this.deps.campaigns.settled(c.id)) await this.settle(c, target);
+    await this.deps.campaigns.skipOverdue(c.id);
+    const counts = await this.deps.campaigns.counts(c.id);
+    this.announce(c, counts);
+    if (c.state !== 'running') return;
+
+    const finished = counts.verified + counts.failed;
+    if (finished >= c.abortRule.minDevices && counts.failed / finished > c.abortRule.failureRate) {
+      const reason = `${counts.failed} of ${finished} finished devices failed (above ${Math.round(c.abortRule.failureRate * 100)} %)`;
+      if (await this.deps.campaigns.finish(c.id, 'running', 'aborted', reason)) {
+        await this.deps.campaigns.cancelPending(c.id, 'campaign aborted');
+        this.deps.events.publish({
+          type: 'campaign',
+          campaignId: c.id,
+          state: 'aborted',
+          at: new Date().toISOString(),
+        });
+        await this.deps.webhooks
+          .notify('campaign.aborted', { campaignId: c.id, name: c.name, reason })
+          .catch(() => undefined);
+      }
+      return;
+    }
+    if (counts.pending + counts.waiting_for_device + counts.in_progress === 0) {
+      if (
+        await this.deps.campaigns.finish(
+          c.id,
+          'running',
+          'completed',
+          `${counts.verified} verified, ${counts.failed} failed, ${counts.skipped} skipped`,
+        )
+      ) {
+        this.deps.events.publish({
+          type: 'campaign',
+          campaignId: c.id,
+          state: 'completed',
+          at: new Date().toISOString(),
+        });
+      }
+      return;
+    }
+    let slots = devicesToStart(c.rollout, {
+      started: counts.started,
+      inProgress: counts.in_progress,
+      startedLastMinute: counts.startedLastMinute,
+    });
+    if (slots <= 0) return;
+    for (const candidate of await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50))) {
+      if (slots <= 0) break;
+      if (await this.startTarget(c, candidate)) slots--;
+    }
+  }
+
+  /** True when the device was started (a call made for it). */
+  private async startTarget(c: CampaignRecord, t: Candidate): Promise<boolean> {
+    if (!t.online) {
+      // DESIGN §3: offline devices wait with a deadline; they are not failures.
+      if (t.state === 'pending')
+        await this.deps.campaigns.moveTarget(
+          t.id,
+          ['pending'],
+          'waiting_for_device',
+          'offline: waiting for it',
+          { deadlineS: c.deviceTimeoutS },
+        );
+      return false;
+    }
+    if (!inMaintenanceWindow(c.windows, t.timeZone)) return false;
+    if (c.skipInSession && (await this.deps.inVoiceSession(t.deviceId))) return false;
+    const request = await this.callFor(c, t);
+    if (!request) {
+      await this.deps.campaigns.moveTarget(
+        t.id,
+        ['pending', 'waiting_for_device'],
+        'failed',
+        'the campaign action cannot be built (firmware missing?)',
+      );
+      return false;
+    }
+    const result = await this.deps.calls.request({
+      deviceId: t.deviceId,
+      ...request,
+      origin: 'campaign',
+      campaignId: c.id,
+      reason: `campaign "${c.name}"`,
+      idempotencyKey: `campaign:${c.id}:${t.deviceId}:${t.attempts + 1}`,
+      deliveryDeadlineMs: c.deviceTimeoutS * 1000,
+    });
+    if (!result.ok) {
+      await this.deps.campaigns.moveTarget(t.id, ['pending', 'waiting_for_device'], 'failed', result.message);
+      return false;
+    }
+    return this.deps.campaigns.moveTarget(t.id, ['pending', 'waiting_for_device'], 'in_progress', null, {
+      callId: result.callId,
+      attempt: true,
+      deadlineS: c.deviceTimeoutS,
+    });
+  }
+
+  private async callFor(
+    c: CampaignRecord,
+    t: Candidate,
+  ): Promise<{ tool: string; arguments: Record<string, unknown> } | undefined> {
+    switch (c.action.kind) {
+      case 'tool':
+        return { tool: c.action.tool, arguments: c.action.arguments };
+      case 'reboot':
+        return { tool: 'self.reboot', arguments: {} };
+      case 'firmware': {
+        const firmware = await this.deps.campaigns.firmware(c.action.firmwareId);
+        if (!firmware) return undefined;
+        if (c.action.via === 'ota') {
+          await this.deps.campaigns.assignFirmware(t.deviceId, firmware.id, c.id);
+          return { tool: 'self.reboot', arguments: {} };
+        }
+        return {
+          tool: 'self.upgrade_firmware',
+          arguments: { url: `${this.deps.firmwareBaseUrl}/firmware/${firmware.sha256}.bin` },
+        };
+      }
+    }
+  }
+
+  /** A device is done only when its effect is verified; for firmware, when it runs the new version. */
+  private async settle(c: CampaignRecord, t: SettledTarget): Promise<void> {
+    let state: CampaignTargetState;
+    let detail: string;
+    if (t.verdict === 'verified') {
+      const expected =
+        c.action.kind === 'firmware'
+          ? (await this.deps.campaigns.firmware(c.action.firmwareId))?.version
+          : undefined;
+      if (expected !== undefined && t.firmwareVersion !== expected) {
+        state = 'failed';
+        detail = `came back running ${t.firmwareVersion ?? 'an unknown version'}, not ${expected}`;
+      } else {
+        state = 'verified';
+        detail = t.verdictReason ?? 'verified';
+      }
+    } else if (t.verdict === 'undelivered') {
+      state = 'skipped';
+      detail = 'offline until its deadline';
+    } else {
+      state = 'failed';
+      detail = `${t.verdict}: ${t.verdictReason ?? ''}`;
+    }
+    if (state === 'failed' && t.attempts <= c.retries) {
+      await this.deps.campaigns.moveTarget(t.id, ['in_progress'], 'pending', `retrying after ${detail}`);
+      return;
+    }
+    await this.deps.campaigns.moveTarget(t.id, ['in_progress'], state, detail);
+    if (c.action.kind === 'firmware' && c.action.via === 'ota')
+      await this.deps.campaigns.unassignFirmware(t.deviceId, c.id);
+  }
+
+  private announce(c: CampaignRecord, counts: Record<string, number>): void {
+    const key = JSON.stringify(counts);
+    if (this.lastCounts.get(c.id) === key) return;
+    this.lastCounts.set(c.id, key);
+    const { startedLastMinute: _r, started: _s, ...byState } = counts;
+    this.deps.events.publish({
+      type: 'campaign',
+      campaignId: c.id,
+      state: c.state,
+      counts: byState,
+      at: new Date().toISOString(),
+    });
+  }
+}

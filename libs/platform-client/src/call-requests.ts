@@ -28,6 +28,17 @@ export const callRequestSchema = z.strictObject({
     .max(7 * 24 * 3600_000)
     .default(10 * 60_000),
   replyTimeoutMs: z.int().min(100).max(600_000).default(10_000),
+  /** For the decision row: the LLM's exact tool_call and the utterance's sha256 (never the text itself). */
+  context: z
+    .strictObject({
+      llmToolCall: z.unknown().optional(),
+      utteranceHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+      agent: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
   /** How long an operator's user-only call waits for another person's approval before it is `expired`. */
   approvalTtlMs: z
     .int()
@@ -118,9 +129,9 @@ export class CallRequests {
     const inserted = await client.query<{ id: string; state: CallState }>(
       `INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id, voice_turn_id,
                          campaign_id, agent_id, parent_call_id, idempotency_key, traceparent, deadline_at,
-                         reply_timeout_ms, state)
+                         reply_timeout_ms, state, request_context)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-               now() + make_interval(secs => $16::double precision / 1000), $17, $18)
+               now() + make_interval(secs => $16::double precision / 1000), $17, $18, $19)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING id, state`,
       [
@@ -142,6 +153,7 @@ export class CallRequests {
         r.deliveryDeadlineMs,
         r.replyTimeoutMs,
         state,
+        r.context ? JSON.stringify(r.context) : null,
       ],
     );
     const row = inserted.rows[0];

@@ -64,14 +64,17 @@ export function decisionRow(
   } = {},
 ): DecisionPayload {
   const { llmToolCall, utteranceHash, ...rest } = extra;
+  const context = call.requestContext ?? {};
+  const toolCall = llmToolCall ?? context.llmToolCall;
+  const hash = utteranceHash ?? context.utteranceHash;
   return {
-    requestedBy: requestedBy(call),
+    requestedBy: { ...requestedBy(call), ...(context.agent ? { agent: context.agent } : {}) },
     request: {
       tool: call.tool,
       arguments: call.arguments,
       ...(call.reason ? { reason: call.reason } : {}),
-      ...(utteranceHash ? { utteranceHash } : {}),
-      ...(llmToolCall !== undefined ? { llmToolCall } : {}),
+      ...(hash ? { utteranceHash: hash } : {}),
+      ...(toolCall !== undefined ? { llmToolCall: toolCall } : {}),
     },
     rules,
     outcome,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "call" ADD COLUMN     "request_context" JSONB;

@@ -9,6 +9,7 @@ import {
   redisEnv,
   resolveServicePassword,
   serviceMqttEnv,
+  tracingEnv,
 } from '@fleet/config';
 
 const orderingRuleSchema = z.strictObject({
@@ -24,6 +25,7 @@ const schema = z.object({
   ...databaseEnv,
   ...redisEnv,
   ...serviceMqttEnv,
+  ...tracingEnv,
   BIND_HOST: z.string().default('0.0.0.0'),
   HTTP_PORT: envPort(8082),
   REPLICA_ID: z

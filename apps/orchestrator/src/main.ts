@@ -1,5 +1,6 @@
 import { runService } from '@fleet/runtime';
-import { createLogger } from '@fleet/telemetry';
+import { otlpExportEnabled } from '@fleet/config';
+import { createLogger, startTracing } from '@fleet/telemetry';
 import { loadOrchestratorConfig } from './config';
 import { startOrchestrator } from './orchestrator-app';
 
@@ -11,6 +12,11 @@ void runService({
   async start() {
     const config = loadOrchestratorConfig();
     logger.level = config.LOG_LEVEL;
-    return (await startOrchestrator(config, logger)).stop;
+    const tracing = startTracing({ service: 'orchestrator', otlpEnabled: otlpExportEnabled(config) });
+    const orchestrator = await startOrchestrator(config, logger);
+    return async () => {
+      await orchestrator.stop();
+      await tracing.shutdown();
+    };
   },
 });

@@ -17,3 +17,4 @@ export {
 } from './dev-secrets';
 export { findWorkspaceRoot } from './workspace-root';
 export { serviceMqttEnv, resolveServicePassword } from './service-mqtt-env';
+export { tracingEnv, otlpExportEnabled } from './tracing-env';

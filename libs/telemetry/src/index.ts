@@ -3,3 +3,4 @@ export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './me
 export { runHealthChecks, type HealthCheck, type HealthReport } from './health';
 export { HOW_TO_START } from './dependency-hints';
 export { startTracing, type TracingHandle, type TracingOptions } from './tracing';
+export { contextFromTraceparent, currentTraceparent, inSpan, linkTo } from './trace-context';

@@ -23,6 +23,7 @@ export interface CallRecord {
   replyTimeoutMs: number;
   effectDeadlineAt: Date | null;
   requestContext: { llmToolCall?: unknown; utteranceHash?: string; agent?: Record<string, unknown> } | null;
+  traceparent: string | null;
   cancelledBy: string | null;
   cancelReason: string | null;
   createdAt: Date;
@@ -36,5 +37,5 @@ export const CALL_COLUMNS = `c.id, c.device_id AS "deviceId", c.partition, c.too
   c.campaign_id AS "campaignId", c.agent_id AS "agentId", c.parent_call_id AS "parentCallId", c.state, c.verdict,
   c.jsonrpc_id AS "jsonrpcId", c.connection_id AS "connectionId", c.deadline_at AS "deadlineAt",
   c.reply_timeout_ms AS "replyTimeoutMs", c.effect_deadline_at AS "effectDeadlineAt",
-  c.request_context AS "requestContext", c.cancelled_by AS "cancelledBy", c.cancel_reason AS "cancelReason", c.created_at AS "createdAt", c.sent_at AS "sentAt",
+  c.request_context AS "requestContext", c.traceparent, c.cancelled_by AS "cancelledBy", c.cancel_reason AS "cancelReason", c.created_at AS "createdAt", c.sent_at AS "sentAt",
   coalesce((SELECT array_agg(e.stage::text) FROM evidence e WHERE e.call_id = c.id), '{}') AS written`;

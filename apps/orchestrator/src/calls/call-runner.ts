@@ -1,3 +1,4 @@
+import { contextFromTraceparent, inSpan } from '@fleet/telemetry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { LeaseLostError } from '../evidence/commit-queue';
 import { recipeFor } from '../verification/recipes';
@@ -35,10 +36,27 @@ export class CallRunner {
       .finally(() => this.scheduled.delete(callId));
   }
 
-  /** Runs one call as far as it can go now (inside the device's lane). */
+  /** Runs one call as far as it can go now (inside the device's lane), in the call's own trace. */
   async process(callId: string, device: DeviceRuntime): Promise<void> {
     const call = await this.ctx.calls.load(callId);
     if (!call || call.verdict) return;
+    return inSpan(
+      `call ${call.tool}`,
+      {
+        parent: contextFromTraceparent(call.traceparent),
+        attributes: {
+          'call.id': call.id,
+          'call.state': call.state,
+          'device.id': call.deviceId,
+          'call.tool': call.tool,
+          'call.origin': call.origin,
+        },
+      },
+      () => this.step(call, device),
+    );
+  }
+
+  private async step(call: CallRecord, device: DeviceRuntime): Promise<void> {
     if (call.cancelledBy) return this.conclude(call, this.cancelled(call));
     switch (call.state) {
       case 'queued':
@@ -50,7 +68,7 @@ export class CallRunner {
       case 'verifying':
         return this.resume(call, device);
       case 'finished':
-        this.ctx.logger.warn({ callId }, 'a finished call without a verdict or a cancellation');
+        this.ctx.logger.warn({ callId: call.id }, 'a finished call without a verdict or a cancellation');
         return;
     }
   }

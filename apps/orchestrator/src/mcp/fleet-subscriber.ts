@@ -44,6 +44,7 @@ export async function subscribeFleet(
         connectionId: wrapper.value.connectionId,
         receivedAt: new Date(wrapper.value.receivedAt),
         bytes: Buffer.from(wrapper.value.bytes),
+        traceparent: wrapper.value.traceparent,
       },
       device.dialect,
     );

@@ -6,7 +6,7 @@ import {
   type Dialect,
   type McpRequest,
 } from '@fleet/protocol';
-import type { Logger } from '@fleet/telemetry';
+import { inSpan, linkTo, type Logger } from '@fleet/telemetry';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
 import type { Exchange } from './exchange';
 import type { MalformedInputs } from './malformed-inputs';
@@ -26,6 +26,8 @@ export interface UplinkBytes {
   connectionId: string;
   receivedAt: Date;
   bytes: Buffer;
+  /** The broker's trace of this uplink (linked from the request's span). */
+  traceparent?: string;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface UplinkBytes {
  */
 export class McpLink {
   private readonly pending = new Map<string, Pending>();
+  /** The broker's trace of each reply's bytes, for as long as the bytes live. */
+  private readonly uplinkTraces = new WeakMap<Buffer, string>();
 
   constructor(
     private readonly mqtt: MqttClient,
@@ -62,6 +66,37 @@ export class McpLink {
     // xiaozhi §2.2: the device does not check session_id on mcp messages; "" is what it sends while idle.
     const encoded = encodeMcpRequest({ dialect: 'xiaozhi', sessionId: '' }, request);
     if (!encoded.ok) throw new Error(`cannot encode request: ${encoded.error.message}`);
+    // DESIGN §2 / issue 8: the device leg of the trace, keyed by the JSON-RPC id.
+    return inSpan(
+      `mcp ${request.method}`,
+      {
+        attributes: {
+          'rpc.system': 'jsonrpc',
+          'rpc.jsonrpc.request_id': request.id,
+          'rpc.method': request.method,
+          'device.id': device.mac,
+          'device.connection_id': device.connectionId ?? '',
+        },
+      },
+      async (span) => {
+        const exchange = await this.send(device, request, encoded.value, timeoutMs);
+        span.setAttribute('mcp.outcome', exchange.outcome.kind);
+        if (exchange.outcome.kind !== 'timeout')
+          span.setAttribute('mcp.reply_connection_id', exchange.outcome.replyConnectionId);
+        const uplinkTrace =
+          exchange.outcome.kind === 'timeout' ? undefined : this.uplinkTraces.get(exchange.outcome.raw);
+        for (const link of linkTo(uplinkTrace)) span.addLink(link);
+        return exchange;
+      },
+    );
+  }
+
+  private async send(
+    device: { mac: string; connectionId: string | undefined },
+    request: McpRequest & { id: number },
+    text: string,
+    timeoutMs: number,
+  ): Promise<Exchange> {
     const key = keyOf(device.mac, request.id);
     const sentAt = new Date();
     const outcome = new Promise<Resolved>((resolve) => {
@@ -72,7 +107,7 @@ export class McpLink {
       }, timeoutMs);
       this.pending.set(key, { resolve, timer });
     });
-    this.mqtt.publish(deviceP2pTopic(device.mac), encoded.value, { qos: 0 }, (err) => {
+    this.mqtt.publish(deviceP2pTopic(device.mac), text, { qos: 0 }, (err) => {
       if (err) this.logger.warn({ err, mac: device.mac }, 'publish to device failed');
     });
     this.metrics.mcpRequests.inc({ method: request.method });
@@ -104,6 +139,7 @@ export class McpLink {
 
   /** An MCP uplink of an owned device. Never throws: bad input is counted and kept. */
   receive(uplink: UplinkBytes, dialect: Dialect): void {
+    if (uplink.traceparent) this.uplinkTraces.set(uplink.bytes, uplink.traceparent);
     const decoded = decodeMcpReply(dialect, uplink.bytes);
     const id = decoded.ok ? decoded.value.id : decoded.error.id;
     const entry = typeof id === 'number' ? this.pending.get(keyOf(uplink.mac, id)) : undefined;

@@ -3,8 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { StopFunction } from '@fleet/runtime';
 import type { Logger } from '@fleet/telemetry';
-import { AppModule } from './app.module';
+import { apiControllers, AppModule } from './app.module';
 import type { AdminApiConfig } from './config';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { registerDocs } from './openapi/register-docs';
 
 export interface AdminApiHandle {
   app: NestFastifyApplication;
@@ -12,14 +15,28 @@ export interface AdminApiHandle {
   stop: StopFunction;
 }
 
+const API_PREFIX = 'api/v1';
+
 /** Builds and starts the NestJS app on Fastify. */
 export async function startAdminApi(config: AdminApiConfig, logger: Logger): Promise<AdminApiHandle> {
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, logger),
-    new FastifyAdapter({ bodyLimit: 1024 * 1024, trustProxy: true }),
-    { logger: false, abortOnError: false },
-  );
-  app.setGlobalPrefix('api/v1', { exclude: ['healthz', 'metrics', 'docs'] });
+  // Built first: a route without a declared role stops the start here, before anything listens.
+  const document = buildOpenApiDocument(apiControllers(), API_PREFIX);
+  const adapter = new FastifyAdapter({ bodyLimit: 1024 * 1024, trustProxy: config.TRUST_PROXY });
+  // Firmware images arrive as raw bytes, larger than any JSON body.
+  adapter
+    .getInstance()
+    .addContentTypeParser(
+      'application/octet-stream',
+      { parseAs: 'buffer', bodyLimit: config.FIRMWARE_MAX_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
+    logger: false,
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new ApiExceptionFilter(logger));
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'metrics'] });
+  await registerDocs(app, document);
   app.enableShutdownHooks([]); // signals are handled by runService, which calls stop()
   await app.listen(config.HTTP_PORT, config.BIND_HOST);
   const address = app.getHttpServer().address();

@@ -1,12 +1,72 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from '@fleet/telemetry';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { ApprovalsModule } from './approvals/approvals.module';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { AuditModule } from './audit/audit.module';
+import { AuthModule } from './auth/auth.module';
+import { CallsModule } from './calls/calls.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import type { AdminApiConfig } from './config';
+import { DeviceToolsModule } from './device-tools/device-tools.module';
+import { DevicesModule } from './devices/devices.module';
+import { EventsModule } from './events/events.module';
+import { FirmwareModule } from './firmware/firmware.module';
+import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { UndeclaredInputInterceptor } from './http/undeclared-input.interceptor';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InfraModule } from './infra/infra.module';
+import { OperatorsModule } from './operators/operators.module';
+import { QuarantineModule } from './quarantine/quarantine.module';
+import { ReportsModule } from './reports/reports.module';
+import { UtterancesModule } from './utterances/utterances.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+
+/** The feature modules whose controllers make up `/api/v1` (and so the OpenAPI document). */
+export const API_MODULES: Type[] = [
+  AuthModule,
+  OperatorsModule,
+  ApiKeysModule,
+  DevicesModule,
+  DeviceToolsModule,
+  QuarantineModule,
+  GroupsModule,
+  CallsModule,
+  ApprovalsModule,
+  CampaignsModule,
+  FirmwareModule,
+  WebhooksModule,
+  ReportsModule,
+  EventsModule,
+  UtterancesModule,
+];
+
+export function apiControllers(): Type[] {
+  return API_MODULES.flatMap((m) => (Reflect.getMetadata('controllers', m) as Type[] | undefined) ?? []);
+}
 
 @Module({})
 export class AppModule {
   static forRoot(config: AdminApiConfig, logger: Logger): DynamicModule {
-    return { module: AppModule, imports: [InfraModule.forRoot(config, logger), HealthModule] };
+    return {
+      module: AppModule,
+      imports: [
+        InfraModule.forRoot(config, logger),
+        HealthModule,
+        AuditModule,
+        IdempotencyModule,
+        ...API_MODULES,
+      ],
+      // Audit outermost (a refused request is audited too), then refusing undeclared input, then idempotency
+      // (a replayed answer is audited as the request it answers).
+      providers: [
+        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: UndeclaredInputInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+      ],
+    };
   }
 }

@@ -1,19 +1,83 @@
 import { z } from 'zod';
-import { commonEnv, databaseEnv, envPort, loadConfig, redisEnv } from '@fleet/config';
+import {
+  commonEnv,
+  databaseEnv,
+  envBoolean,
+  envInt,
+  envPort,
+  envUrl,
+  loadConfig,
+  redisEnv,
+} from '@fleet/config';
+
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
 // The only place the admin API reads process.env.
-const schema = z.object({
-  ...commonEnv,
-  ...databaseEnv,
-  ...redisEnv,
-  BIND_HOST: z.string().default('0.0.0.0'),
-  HTTP_PORT: envPort(8080),
-});
+const schema = z
+  .object({
+    ...commonEnv,
+    ...databaseEnv,
+    ...redisEnv,
+    BIND_HOST: z.string().default('0.0.0.0'),
+    HTTP_PORT: envPort(8080),
+    /**
+     * Believe X-Forwarded-For (the API sits behind a reverse proxy that sets it). Off by default: otherwise any
+     * client could name its own address in audit events and slip past the per-address sign-in throttle.
+     */
+    TRUST_PROXY: envBoolean(false),
+    /** How long a signed-in session lasts. */
+    SESSION_TTL_S: envInt(12 * 3600, { min: 60, max: 30 * 24 * 3600 }),
+    /** Mark the session cookie Secure (the API is reached over HTTPS); on by default in production. */
+    SESSION_COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+    /** Failed sign-ins per email and address within 15 minutes before sign-in is refused. */
+    LOGIN_MAX_FAILURES: envInt(10, { min: 1 }),
+    /** OpenID Connect: sign-in through an organisation's provider, off unless an issuer is set. */
+    OIDC_ISSUER: optionalUrl,
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The API's own callback as registered at the provider: `<public API URL>/api/v1/auth/oidc/callback`. */
+    OIDC_REDIRECT_URL: optionalUrl,
+    OIDC_SCOPES: z.string().default('openid email profile'),
+    /** Role of a person who signs in through OIDC without an account; unset: only existing operators. */
+    OIDC_NEW_OPERATOR_ROLE: z.enum(['viewer', 'operator']).optional(),
+    /** Where the browser goes after an OIDC sign-in (the console); unset: the callback answers JSON. */
+    OIDC_SUCCESS_REDIRECT: optionalUrl,
+    /** Allow a provider on plain http (development and tests only). */
+    OIDC_ALLOW_HTTP: envBoolean(false),
+    /** How long an operator's user-only call waits for another person's approval. */
+    CALL_APPROVAL_TTL_S: envInt(3600, { min: 60, max: 30 * 24 * 3600 }),
+    /** How long a campaign waits for approval once started. */
+    CAMPAIGN_APPROVAL_TTL_S: envInt(24 * 3600, { min: 60, max: 30 * 24 * 3600 }),
+    /** Largest firmware image accepted by POST /firmware. */
+    FIRMWARE_MAX_BYTES: envInt(16 * 1024 * 1024, { min: 1024 }),
+    /** Run the webhook delivery worker in this process. */
+    WEBHOOK_WORKER: envBoolean(true),
+    WEBHOOK_TIMEOUT_MS: envInt(10_000, { min: 100 }),
+    WEBHOOK_CONCURRENCY: envInt(4, { min: 1, max: 100 }),
+    /** Comment lines on idle server-sent event streams, so proxies keep them open. */
+    SSE_HEARTBEAT_MS: envInt(15_000, { min: 100 }),
+    /** Base URL devices download firmware from (the broker's device HTTP), for the registry's answers. */
+    PUBLIC_HTTP_URL: envUrl('http://127.0.0.1:8081', ['http:', 'https:']),
+  })
+  .superRefine((c, ctx) => {
+    if (c.OIDC_ISSUER === undefined) return;
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_REDIRECT_URL'] as const) {
+      if (c[name] === undefined)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'required with OIDC_ISSUER' });
+    }
+  });
 
 export type AdminApiConfig = z.infer<typeof schema>;
 
 export function loadAdminApiConfig(env: NodeJS.ProcessEnv = process.env): AdminApiConfig {
   return loadConfig(schema, env);
+}
+
+/** The session cookie's Secure flag: configured, or on in production. */
+export function secureCookies(config: AdminApiConfig): boolean {
+  return config.SESSION_COOKIE_SECURE
+    ? config.SESSION_COOKIE_SECURE === 'true'
+    : config.NODE_ENV === 'production';
 }
 
 /** Injection token for the validated configuration. */

@@ -3,10 +3,12 @@ import type { FastifyReply } from 'fastify';
 import { postgresHealthCheck, type Pool } from '@fleet/db';
 import { redisHealthCheck, type Redis } from '@fleet/queues';
 import { runHealthChecks, type Registry } from '@fleet/telemetry';
+import { Roles } from '../http/route-metadata';
 import { METRICS_REGISTRY, PG_POOL, REDIS } from '../infra/tokens';
 
 /** `/healthz` checks the API's real dependencies; `/metrics` is Prometheus text. Both outside /api/v1. */
 @Controller()
+@Roles('public')
 export class HealthController {
   private readonly checks;
 

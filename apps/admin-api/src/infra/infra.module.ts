@@ -1,18 +1,23 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { createPgPool } from '@fleet/db';
-import { createRedis, watchRedis } from '@fleet/queues';
+import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { createPgPool, type Pool } from '@fleet/db';
+import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
+import { createRedis, watchRedis, type Redis } from '@fleet/queues';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ConnectionCloser } from './connection-closer';
+import { ControlChannel } from './control-channel';
 import { PrismaService } from './prisma.service';
+import { Notices } from './notices';
+import { Transactions } from './transactions';
 import { LOGGER, METRICS_REGISTRY, PG_POOL, REDIS } from './tokens';
+import { VoiceTurnQueue } from './voice-turn-queue';
 
 /** Connections and process-wide services, built once from the validated configuration. */
 @Global()
 @Module({})
 export class InfraModule {
   static forRoot(config: AdminApiConfig, logger: Logger): DynamicModule {
-    const providers = [
+    const providers: Provider[] = [
       { provide: ADMIN_API_CONFIG, useValue: config },
       { provide: LOGGER, useValue: logger },
       { provide: METRICS_REGISTRY, useFactory: () => createMetricsRegistry('admin-api') },
@@ -31,13 +36,36 @@ export class InfraModule {
           return redis;
         },
       },
+      {
+        provide: CallRequests,
+        useFactory: (pool: Pool, redis: Redis) => new CallRequests(pool, redis, config.QUEUE_PREFIX),
+        inject: [PG_POOL, REDIS],
+      },
+      {
+        provide: WebhookNotifier,
+        useFactory: (pool: Pool, redis: Redis) => new WebhookNotifier(pool, redis, config.QUEUE_PREFIX),
+        inject: [PG_POOL, REDIS],
+      },
+      {
+        provide: VoiceTurnQueue,
+        useFactory: (redis: Redis) => new VoiceTurnQueue('voice-turns', redis, config.QUEUE_PREFIX),
+        inject: [REDIS],
+      },
+      {
+        provide: PlatformEventBus,
+        useFactory: (redis: Redis) => new PlatformEventBus(redis),
+        inject: [REDIS],
+      },
+      { provide: ControlChannel, useFactory: (redis: Redis) => new ControlChannel(redis), inject: [REDIS] },
       PrismaService,
+      Transactions,
+      Notices,
       ConnectionCloser,
     ];
     return {
       module: InfraModule,
       providers,
-      exports: providers.map((p) => ('provide' in p ? p.provide : p)),
+      exports: providers.map((p) => (typeof p === 'function' ? p : p.provide)),
     };
   }
 }

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { CallRequests } from '@fleet/platform-client';
+import { CampaignTransitionsService } from '../campaigns/campaign-transitions.service';
+import type { Actor } from '../http/actor';
+import { notFound } from '../http/api-error';
+import { toPage, type Page } from '../http/cursor';
+import { Notices } from '../infra/notices';
+import { approvalRefusal } from './approval-refusal';
+import { ApprovalsRepository, type ApprovalRow } from './approvals.repository';
+
+export interface Decision {
+  id: string;
+  state: 'approved' | 'rejected';
+  callId: string | null;
+  campaignId: string | null;
+}
+
+/**
+ * The approval gate's human side. A call's approval is decided here and the orchestrator woken to go on
+ * (or to seal `rejected`); a campaign's approval goes through the campaign, which freezes its targets.
+ */
+@Injectable()
+export class ApprovalsService {
+  constructor(
+    private readonly approvals: ApprovalsRepository,
+    private readonly campaigns: CampaignTransitionsService,
+    private readonly calls: CallRequests,
+    private readonly notices: Notices,
+  ) {}
+
+  async list(state: string, limit: number, cursor?: (string | number)[]): Promise<Page<ApprovalRow>> {
+    const [createdAt, id] = cursor ?? [];
+    const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
+    return toPage(await this.approvals.list(state, limit, before), limit, (a) => [
+      a.createdAt.toISOString(),
+      a.id,
+    ]);
+  }
+
+  async get(id: string): Promise<ApprovalRow> {
+    const approval = await this.approvals.get(id);
+    if (!approval) throw notFound('approval', id);
+    return approval;
+  }
+
+  approve(actor: Actor, id: string, reason?: string): Promise<Decision> {
+    return this.decide(actor, id, 'approved', reason);
+  }
+
+  reject(actor: Actor, id: string, reason: string): Promise<Decision> {
+    return this.decide(actor, id, 'rejected', reason);
+  }
+
+  private async decide(
+    actor: Actor,
+    id: string,
+    state: 'approved' | 'rejected',
+    reason?: string,
+  ): Promise<Decision> {
+    const facts = await this.approvals.facts(id);
+    if (facts?.campaignId) {
+      const campaign =
+        state === 'approved'
+          ? await this.campaigns.approve(actor, facts.campaignId, reason)
+          : await this.campaigns.reject(actor, facts.campaignId, reason ?? '');
+      return { id, state, callId: null, campaignId: campaign.id };
+    }
+    const decided = await this.approvals.decide(undefined, id, actor.operatorId, state, reason);
+    if (!decided) throw approvalRefusal(id, facts, actor.operatorId);
+    // The approval row is the record; the wake-up only saves the orchestrator waiting for its next sweep.
+    if (decided.callId && decided.deviceId) await this.calls.wake(decided.callId, decided.deviceId);
+    this.notices.event({
+      type: 'approval',
+      approvalId: id,
+      ...(decided.callId ? { callId: decided.callId } : {}),
+      state,
+      at: new Date().toISOString(),
+    });
+    return { id, state, callId: decided.callId, campaignId: null };
+  }
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Prisma } from '@fleet/db';
+import type { Logger } from '@fleet/telemetry';
+import type { Actor, RequestOrigin } from '../http/actor';
+import { LOGGER } from '../infra/tokens';
+import { AuditRepository } from './audit.repository';
+
+export interface AuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  details?: Record<string, unknown>;
+}
+
+const SECRET_KEYS = /password|secret|token/i;
+const MAX_BODY_CHARS = 8_192;
+
+/** Who did what to which target, when and from where: one `audit_event` row per mutating request. */
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly repository: AuditRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async record(actor: Actor | undefined, origin: RequestOrigin, entry: AuditEntry): Promise<void> {
+    try {
+      await this.repository.insert({
+        operatorId: actor?.operatorId ?? null,
+        apiKeyId: actor?.apiKeyId ?? null,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        details: (entry.details ?? null) as Prisma.InputJsonValue | null,
+        ip: origin.ip ?? null,
+        userAgent: origin.userAgent ?? null,
+      });
+    } catch (err) {
+      // The request's own work is already done; losing its audit row must at least be loud.
+      this.logger.error({ err, audit: entry }, 'audit event could not be written');
+    }
+  }
+}
+
+/** A request body as an audit event keeps it: secrets blanked, binaries by size and hash, long ones cut. */
+export function auditableBody(body: unknown): unknown {
+  if (body === undefined || body === null) return undefined;
+  if (Buffer.isBuffer(body)) {
+    return { bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') };
+  }
+  const redacted = redact(body);
+  const text = JSON.stringify(redacted);
+  return text.length > MAX_BODY_CHARS ? { truncated: text.slice(0, MAX_BODY_CHARS) } : redacted;
+}
+
+function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v)]),
+    );
+  }
+  return value;
+}

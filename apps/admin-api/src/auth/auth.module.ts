@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuditModule } from '../audit/audit.module';
+import { OperatorsModule } from '../operators/operators.module';
+import { AuthController } from './auth.controller';
+import { AuthGuard } from './auth.guard';
+import { AuthService } from './auth.service';
+import { CredentialsRepository } from './credentials.repository';
+import { LoginThrottle } from './login-throttle';
+import { OidcClient } from './oidc-client';
+import { OidcSignInService } from './oidc-sign-in.service';
+
+@Module({
+  imports: [OperatorsModule, AuditModule],
+  controllers: [AuthController],
+  providers: [
+    AuthService,
+    CredentialsRepository,
+    LoginThrottle,
+    OidcClient,
+    OidcSignInService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+})
+export class AuthModule {}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { ROLES } from '@fleet/auth';
+
+export const loginBody = z.strictObject({
+  email: z.email().max(320),
+  password: z.string().min(1).max(1024),
+});
+
+export const operatorView = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+});
+
+export const signedInView = z.object({
+  token: z.string().describe('session token: send as `Authorization: Bearer <token>`; also set as a cookie'),
+  expiresAt: z.iso.datetime(),
+  operator: operatorView,
+});
+
+export const whoAmIView = operatorView.extend({
+  via: z.enum(['api_key', 'session']),
+  apiKeyId: z.uuid().optional(),
+  sessionId: z.uuid().optional(),
+});
+
+/** The OIDC callback's query: whatever the provider sends (code, state, iss, error...). */
+export const oidcCallbackQuery = z.record(z.string(), z.string());

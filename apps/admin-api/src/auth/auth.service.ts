@@ -1,0 +1,129 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { parseApiKey, ROLES, verifyApiKeySecret, verifyPassword, type Role } from '@fleet/auth';
+import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import type { Actor, RequestOrigin } from '../http/actor';
+import { ApiError } from '../http/api-error';
+import { OperatorsRepository } from '../operators/operators.repository';
+import { CredentialsRepository } from './credentials.repository';
+import { LoginThrottle } from './login-throttle';
+import { hashSessionToken, isSessionToken, newSessionToken } from './session-token';
+
+export interface SignedIn {
+  token: string;
+  expiresAt: Date;
+  actor: Actor;
+}
+
+// Verified when an email is unknown, so that a failed sign-in takes as long whether or not the account exists.
+const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+const invalidCredentials = () =>
+  new ApiError(401, 'invalid_credentials', 'the API key or session token is invalid, revoked or expired');
+
+/** Who is calling: API keys, sessions from password or OpenID Connect sign-in, and signing out. */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly credentials: CredentialsRepository,
+    private readonly operators: OperatorsRepository,
+    private readonly throttle: LoginThrottle,
+    @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
+  ) {}
+
+  /** The actor a bearer token or session cookie proves; undefined when none was presented. */
+  async authenticate(
+    bearer: string | undefined,
+    cookieToken: string | undefined,
+  ): Promise<Actor | undefined> {
+    if (bearer !== undefined) {
+      const key = parseApiKey(bearer);
+      if (key) return this.byApiKey(key.prefix, key.secret);
+      if (isSessionToken(bearer)) return this.bySession(bearer);
+      throw invalidCredentials();
+    }
+    if (cookieToken !== undefined && isSessionToken(cookieToken)) return this.bySession(cookieToken);
+    return undefined;
+  }
+
+  async login(email: string, password: string, origin: RequestOrigin): Promise<SignedIn> {
+    if (await this.throttle.blocked(email, origin.ip)) {
+      throw new ApiError(429, 'too_many_attempts', 'too many failed sign-ins; try again in 15 minutes');
+    }
+    const operator = await this.operators.byEmail(email);
+    const ok = await verifyPassword(password, operator?.passwordHash ?? DUMMY_HASH);
+    if (!operator || !ok || operator.disabledAt) {
+      await this.throttle.failed(email, origin.ip);
+      throw new ApiError(401, 'invalid_login', 'wrong email or password, or the account is disabled');
+    }
+    await this.throttle.succeeded(email, origin.ip);
+    return this.startSession(operator, origin);
+  }
+
+  async startSession(
+    operator: { id: string; email: string; name: string; role: Role },
+    origin: RequestOrigin,
+  ): Promise<SignedIn> {
+    const { token, hash } = newSessionToken();
+    const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_S * 1000);
+    const sessionId = await this.credentials.createSession({
+      operatorId: operator.id,
+      tokenHash: hash,
+      expiresAt,
+      ...origin,
+    });
+    const actor: Actor = {
+      operatorId: operator.id,
+      email: operator.email,
+      name: operator.name,
+      role: operator.role,
+      via: 'session',
+      sessionId,
+    };
+    return { token, expiresAt, actor };
+  }
+
+  async logout(actor: Actor): Promise<void> {
+    if (!actor.sessionId) {
+      throw new ApiError(
+        400,
+        'not_a_session',
+        'sign-out ends a session; revoke an API key with DELETE /api-keys/:id',
+      );
+    }
+    await this.credentials.revokeSession(actor.sessionId);
+  }
+
+  private async byApiKey(prefix: string, secret: string): Promise<Actor> {
+    const key = await this.credentials.keyByPrefix(prefix);
+    if (!key || key.revoked || key.operator.disabled || !verifyApiKeySecret(secret, key.secretHash)) {
+      throw invalidCredentials();
+    }
+    void this.credentials.touchKey(key.keyId).catch(() => undefined);
+    return {
+      operatorId: key.operator.id,
+      email: key.operator.email,
+      name: key.operator.name,
+      // A key never gives more than its owner has: demoting a person demotes their keys.
+      role: lowerRole(key.keyRole, key.operator.role),
+      via: 'api_key',
+      apiKeyId: key.keyId,
+    };
+  }
+
+  private async bySession(token: string): Promise<Actor> {
+    const session = await this.credentials.liveSession(hashSessionToken(token));
+    if (!session || session.operator.disabled) throw invalidCredentials();
+    return {
+      operatorId: session.operator.id,
+      email: session.operator.email,
+      name: session.operator.name,
+      role: session.operator.role,
+      via: 'session',
+      sessionId: session.sessionId,
+    };
+  }
+}
+
+function lowerRole(a: Role, b: Role): Role {
+  return ROLES[Math.min(ROLES.indexOf(a), ROLES.indexOf(b))]!;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { CALL_ORIGINS, CALL_STATES, VERDICTS } from '@fleet/domain';
+import { macSchema } from '@fleet/protocol';
+import { isoInstant, reasonText } from '../http/common-schemas';
+import { cursorParam, limitParam } from '../http/cursor';
+
+export const createCallBody = z.strictObject({
+  tool: z.string().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  reason: reasonText.optional().describe('why; recorded in the decision evidence and shown to the approver'),
+  deliveryDeadlineS: z
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600)
+    .optional()
+    .describe('sent by then or `undelivered` (default 10 minutes)'),
+});
+export type CreateCallBody = z.infer<typeof createCallBody>;
+
+export const callCreatedView = z.object({
+  id: z.uuid(),
+  state: z.enum(CALL_STATES).describe('`awaiting_approval` when the tool is user-only'),
+  approvalId: z.uuid().optional(),
+});
+export type CallCreatedView = z.infer<typeof callCreatedView>;
+
+export const callListQuery = z.strictObject({
+  deviceId: macSchema.optional(),
+  verdict: z.enum(VERDICTS).optional(),
+  tool: z.string().min(1).max(200).optional(),
+  origin: z.enum(CALL_ORIGINS).optional(),
+  state: z.enum(CALL_STATES).optional(),
+  operatorId: z.uuid().optional(),
+  campaignId: z.uuid().optional(),
+  from: isoInstant.optional(),
+  to: isoInstant.optional(),
+  limit: limitParam(50, 500),
+  cursor: cursorParam.optional(),
+});
+export type CallListQuery = z.infer<typeof callListQuery>;
+
+export const cancelBody = z.strictObject({ reason: reasonText });

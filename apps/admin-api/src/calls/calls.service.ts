@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { VERDICT_MEANING, type CallState, type Verdict } from '@fleet/domain';
+import { CallRequests } from '@fleet/platform-client';
+import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import type { Actor } from '../http/actor';
+import { ApiError, conflict, notFound } from '../http/api-error';
+import { toPage, type Page } from '../http/cursor';
+import { Notices } from '../infra/notices';
+import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
+import type { CallCreatedView, CallListQuery, CreateCallBody } from './calls.schemas';
+import { evidenceView, type EvidenceView } from './evidence-view';
+
+export type CallView = CallRow & { verdictMeaning: string | null; evidence: EvidenceView };
+
+/**
+ * An operator's calls. The API only asks (CallRequests writes the call row, and for a user-only tool its
+ * approval, in one transaction, then wakes the orchestrator); the orchestrator runs the call and writes its
+ * evidence and verdict.
+ */
+@Injectable()
+export class CallsService {
+  constructor(
+    private readonly calls: CallsRepository,
+    private readonly requests: CallRequests,
+    private readonly notices: Notices,
+    @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
+  ) {}
+
+  async create(
+    actor: Actor,
+    deviceId: string,
+    body: CreateCallBody,
+    idempotencyKey?: string,
+  ): Promise<CallCreatedView> {
+    const status = await this.calls.deviceStatus(deviceId);
+    if (status === undefined) throw notFound('device', deviceId);
+    if (status === 'revoked' || status === 'decommissioned') {
+      throw conflict('device_unavailable', `device ${deviceId} is ${status}; nothing can be sent to it`);
+    }
+    const result = await this.requests.request({
+      deviceId,
+      tool: body.tool,
+      arguments: body.arguments,
+      origin: 'operator',
+      operatorId: actor.operatorId,
+      ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
+      ...(body.reason ? { reason: body.reason } : {}),
+      // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
+      ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
+      ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
+      approvalTtlMs: this.config.CALL_APPROVAL_TTL_S * 1000,
+    });
+    if (!result.ok) {
+      if (result.error === 'unknown_device') throw notFound('device', deviceId);
+      throw new ApiError(422, 'idempotency_key_reused', result.message);
+    }
+    if (result.created)
+      await this.announce(result.callId, deviceId, body.tool, result.state, result.approvalId);
+    return {
+      id: result.callId,
+      state: result.state,
+      ...(result.approvalId ? { approvalId: result.approvalId } : {}),
+    };
+  }
+
+  async get(id: string): Promise<CallView> {
+    const call = await this.calls.get(id);
+    if (!call) throw notFound('call', id);
+    const rows = await this.calls.evidence(id);
+    return {
+      ...call,
+      verdictMeaning: call.verdict ? VERDICT_MEANING[call.verdict as Verdict] : null,
+      evidence: evidenceView(rows),
+    };
+  }
+
+  async list(q: CallListQuery): Promise<Page<CallSummaryRow>> {
+    const [createdAt, id] = q.cursor ?? [];
+    const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
+    return toPage(await this.calls.list(q, before), q.limit, (c) => [c.createdAt.toISOString(), c.id]);
+  }
+
+  async cancel(
+    actor: Actor,
+    id: string,
+    reason: string,
+  ): Promise<{ id: string; state: 'finished'; cancelledBy: string }> {
+    const cancelled = await this.calls.cancel(id, actor.operatorId, reason);
+    if (!cancelled) {
+      if (!(await this.calls.get(id))) throw notFound('call', id);
+      throw conflict(
+        'call_not_cancellable',
+        'already sent or finished: only a call not yet sent can be cancelled',
+      );
+    }
+    // The orchestrator writes the evidence rows and seals `cancelled` when it wakes.
+    await this.requests.wake(id, cancelled.deviceId);
+    return { id, state: 'finished', cancelledBy: actor.operatorId };
+  }
+
+  /** Live views learn of the call; an approval the request opened is announced (it waits for a person). */
+  private async announce(
+    callId: string,
+    deviceId: string,
+    tool: string,
+    state: CallState,
+    approvalId?: string,
+  ): Promise<void> {
+    const at = new Date().toISOString();
+    this.notices.event({ type: 'call', callId, deviceId, tool, state, at });
+    if (!approvalId) return;
+    this.notices.event({ type: 'approval', approvalId, callId, state: 'pending', at });
+    await this.notices.webhook('approval.waiting', { approvalId, callId, deviceId, tool });
+  }
+}

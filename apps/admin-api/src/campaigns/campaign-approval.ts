@@ -1,0 +1,36 @@
+import { SYSTEM_REBOOT_TOOL, type CampaignAction, type CampaignSelector } from '@fleet/domain';
+import { argumentsHash } from '@fleet/platform-client';
+import type { CampaignTargetsRepository } from './campaign-targets.repository';
+import type { CampaignRow } from './campaigns.repository';
+
+/** The firmware's upgrade tool is user-only (xiaozhi AddUserOnlyTool), as is a reboot of any kind. */
+const UPGRADE_TOOL = 'self.upgrade_firmware';
+
+/**
+ * Whether a campaign must wait for a second person. A reboot and a firmware upgrade always do (an upgrade
+ * through the OTA answer ends in a reboot); a tool does when any matched device gates it.
+ */
+export async function actionIsGated(
+  action: CampaignAction,
+  selector: CampaignSelector,
+  targets: Pick<CampaignTargetsRepository, 'toolIsGated'>,
+): Promise<boolean> {
+  switch (action.kind) {
+    case 'reboot':
+    case 'firmware':
+      return true;
+    case 'tool':
+      return targets.toolIsGated(selector, action.tool);
+  }
+}
+
+/**
+ * What the campaign's approval binds: the action and the selector it runs on, hashed as a call's approval
+ * binds device, tool and arguments. The approver signs off this exact campaign, not its name.
+ */
+export function approvalSubject(c: CampaignRow): { tool: string; arguments: unknown; argumentsHash: string } {
+  const tool =
+    c.action.kind === 'tool' ? c.action.tool : c.action.kind === 'reboot' ? SYSTEM_REBOOT_TOOL : UPGRADE_TOOL;
+  const args = { action: c.action, selector: c.selector };
+  return { tool, arguments: args, argumentsHash: argumentsHash(`campaign:${c.id}`, tool, args) };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { CampaignTargetsRepository } from './campaign-targets.repository';
+import { CampaignTransitionsService } from './campaign-transitions.service';
+import { CampaignsController } from './campaigns.controller';
+import { CampaignsRepository } from './campaigns.repository';
+import { CampaignsService } from './campaigns.service';
+
+@Module({
+  imports: [ApprovalStoreModule],
+  controllers: [CampaignsController],
+  providers: [CampaignsService, CampaignTransitionsService, CampaignsRepository, CampaignTargetsRepository],
+  exports: [CampaignTransitionsService],
+})
+export class CampaignsModule {}

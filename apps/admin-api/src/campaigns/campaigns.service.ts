@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import type { CampaignSpec } from '@fleet/domain';
+import type { Actor } from '../http/actor';
+import { notFound, unprocessable } from '../http/api-error';
+import { toPage, type Page } from '../http/cursor';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { CampaignTargetsRepository, type Progress, type TargetRow } from './campaign-targets.repository';
+import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
+import type { PreviewBody, PreviewView } from './campaigns.schemas';
+import { actionIsGated } from './campaign-approval';
+
+export type CampaignView = CampaignRow & { progress: Progress; approvalId: string | null };
+
+/** Creating, reading and previewing campaigns. Running them is the orchestrator's campaign runner. */
+@Injectable()
+export class CampaignsService {
+  constructor(
+    private readonly campaigns: CampaignsRepository,
+    private readonly targets: CampaignTargetsRepository,
+    private readonly approvals: ApprovalsRepository,
+  ) {}
+
+  async preview(body: PreviewBody): Promise<PreviewView> {
+    const firmware =
+      body.action?.kind === 'firmware' ? await this.firmware(body.action.firmwareId) : undefined;
+    const counts = await this.targets.preview(body.selector, firmware);
+    return {
+      matched: counts.matched,
+      online: counts.online,
+      byBoard: counts.byBoard,
+      byFirmware: counts.byFirmware,
+      sample: counts.sample,
+      ...(body.action
+        ? { needsApproval: await actionIsGated(body.action, body.selector, this.targets) }
+        : {}),
+      ...(firmware ? { willSkip: counts.willSkip } : {}),
+    };
+  }
+
+  async create(actor: Actor, spec: CampaignSpec, idempotencyKey?: string): Promise<CampaignView> {
+    if (spec.action.kind === 'firmware') await this.firmware(spec.action.firmwareId);
+    const key = idempotencyKey ? `operator:${actor.operatorId}:${idempotencyKey}` : undefined;
+    return this.view(await this.campaigns.create(spec, actor.operatorId, key));
+  }
+
+  async get(id: string): Promise<CampaignView> {
+    const campaign = await this.campaigns.get(id);
+    if (!campaign) throw notFound('campaign', id);
+    return this.view(campaign);
+  }
+
+  async list(
+    state: string | undefined,
+    limit: number,
+    cursor?: (string | number)[],
+  ): Promise<Page<CampaignRow>> {
+    const [createdAt, id] = cursor ?? [];
+    const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
+    return toPage(await this.campaigns.list(state, limit, before), limit, (c) => [
+      c.createdAt.toISOString(),
+      c.id,
+    ]);
+  }
+
+  async targetList(
+    id: string,
+    state: string | undefined,
+    limit: number,
+    cursor?: (string | number)[],
+  ): Promise<Page<TargetRow>> {
+    await this.get(id);
+    const after = typeof cursor?.[0] === 'string' ? cursor[0] : undefined;
+    return toPage(await this.targets.list(id, state, limit, after), limit, (t) => [t.deviceId]);
+  }
+
+  async view(campaign: CampaignRow): Promise<CampaignView> {
+    const [progress, approvalId] = await Promise.all([
+      this.targets.progress(campaign.id),
+      this.approvals.idForCampaign(campaign.id),
+    ]);
+    return { ...campaign, progress, approvalId: approvalId ?? null };
+  }
+
+  private async firmware(firmwareId: string) {
+    const firmware = await this.campaigns.firmware(firmwareId);
+    if (!firmware)
+      throw unprocessable(
+        'unknown_firmware',
+        `no firmware ${firmwareId} in the registry`,
+        'body.action.firmwareId',
+      );
+    return firmware;
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { DeviceDetailRepository } from './device-detail.repository';
+import { DeviceLifecycleService } from './device-lifecycle.service';
+import { DeviceStatusRepository } from './device-status.repository';
+import { DevicesController } from './devices.controller';
+import { DevicesRepository } from './devices.repository';
+import { DevicesService } from './devices.service';
+import { PresenceRepository } from './presence.repository';
+
+@Module({
+  controllers: [DevicesController],
+  providers: [
+    DevicesService,
+    DeviceLifecycleService,
+    DevicesRepository,
+    DeviceDetailRepository,
+    DeviceStatusRepository,
+    PresenceRepository,
+  ],
+  exports: [DevicesRepository],
+})
+export class DevicesModule {}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../http/api-error';
+import { toPage, type Page } from '../http/cursor';
+import { DeviceDetailRepository, type DeviceDetailRow } from './device-detail.repository';
+import { DevicesRepository, type DeviceRow } from './devices.repository';
+import type { DeviceListQuery, DeviceSummary } from './devices.schemas';
+import { PresenceRepository, type ConnectionRow } from './presence.repository';
+
+@Injectable()
+export class DevicesService {
+  constructor(
+    private readonly devices: DevicesRepository,
+    private readonly details: DeviceDetailRepository,
+    private readonly presence: PresenceRepository,
+  ) {}
+
+  async list(q: DeviceListQuery): Promise<Page<DeviceSummary>> {
+    const afterId = q.cursor?.[0];
+    const rows = await this.devices.list(q, typeof afterId === 'string' ? afterId : undefined);
+    const page = toPage(rows, q.limit, (d) => [d.id]);
+    return { items: page.items.map(summary), nextCursor: page.nextCursor };
+  }
+
+  async detail(id: string): Promise<DeviceDetailRow> {
+    const device = await this.details.find(id);
+    if (!device) throw notFound('device', id);
+    return device;
+  }
+
+  async presenceHistory(
+    id: string,
+    limit: number,
+    cursor: (string | number)[] | undefined,
+  ): Promise<Page<ConnectionRow & { durationS: number | null }>> {
+    if (!(await this.devices.exists(id))) throw notFound('device', id);
+    const [openedAt, connectionId] = cursor ?? [];
+    const before =
+      typeof openedAt === 'string' && typeof connectionId === 'string'
+        ? { openedAt, id: connectionId }
+        : undefined;
+    const rows = await this.presence.history(id, limit, before);
+    const page = toPage(rows, limit, (c) => [c.openedAt.toISOString(), c.connectionId]);
+    return {
+      items: page.items.map((c) => ({
+        ...c,
+        durationS: c.closedAt ? Math.round((c.closedAt.getTime() - c.openedAt.getTime()) / 1000) : null,
+      })),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
+
+function summary(d: DeviceRow): DeviceSummary {
+  return { ...d, lastSeenAt: d.lastSeenAt?.toISOString() ?? null };
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { EventRelay } from './event-relay';
+import { EventsController } from './events.controller';
+
+@Module({ controllers: [EventsController], providers: [EventRelay] })
+export class EventsModule {}

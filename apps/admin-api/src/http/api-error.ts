@@ -1,0 +1,22 @@
+/** A refusal the client can act on: an HTTP status, a stable code for programs, and a message for people. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: { field: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const notFound = (what: string, id: string): ApiError =>
+  new ApiError(404, 'not_found', `no ${what} ${id}`);
+
+export const conflict = (code: string, message: string): ApiError => new ApiError(409, code, message);
+
+export const forbidden = (code: string, message: string): ApiError => new ApiError(403, code, message);
+
+export const unprocessable = (code: string, message: string, field?: string): ApiError =>
+  new ApiError(422, code, field ? `${field}: ${message}` : message, field ? [{ field, message }] : undefined);

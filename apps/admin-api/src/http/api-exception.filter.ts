@@ -1,0 +1,67 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from '@fleet/telemetry';
+import { ApiError } from './api-error';
+
+/** What every refusal looks like on the wire (also in the OpenAPI document). */
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  message: string;
+  issues?: { field: string; message: string }[];
+}
+
+/**
+ * One error shape for the whole API: our own refusals, Nest's HTTP exceptions, Fastify's parser errors
+ * (bad JSON, body too large, wrong content type) and, as a 500 that says nothing internal, anything else.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const body = this.toBody(exception);
+    if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
+    if (reply.sent) return;
+    void reply.code(body.statusCode).header('content-type', 'application/json').send(body);
+  }
+
+  private toBody(exception: unknown): ErrorBody {
+    if (exception instanceof ApiError) {
+      return {
+        statusCode: exception.status,
+        code: exception.code,
+        message: exception.message,
+        ...(exception.issues ? { issues: exception.issues } : {}),
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return { statusCode: status, code: codeFor(status), message: exception.message };
+    }
+    const fastifyError = exception as { statusCode?: number; message?: string };
+    if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) {
+      const status = fastifyError.statusCode;
+      return { statusCode: status, code: codeFor(status), message: fastifyError.message ?? 'bad request' };
+    }
+    return { statusCode: 500, code: 'internal_error', message: 'internal error; the details are in the log' };
+  }
+}
+
+function codeFor(status: number): string {
+  switch (status) {
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    default:
+      return status >= 500 ? 'internal_error' : 'bad_request';
+  }
+}

@@ -1,0 +1,141 @@
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { z } from 'zod';
+import { DOC_KEY, ROLE_KEY, routeSchemas, type RouteDoc } from '../http/route-metadata';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, unknown>;
+}
+
+const errorSchema = z.object({
+  statusCode: z.int(),
+  code: z.string().describe('stable, for programs: validation_failed, not_found, four_eyes, ...'),
+  message: z.string().describe('for people; names the field at fault'),
+  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+/**
+ * The OpenAPI document, read from the routes themselves: Nest's path and method metadata, the zod schemas
+ * the validation decorators enforce, the role each route declares. A route that declares no role stops the
+ * start, so the document and the guard can never disagree about who may call what.
+ */
+export function buildOpenApiDocument(controllers: Type[], prefix: string): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const controller of controllers) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    const proto = controller.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const handler = proto[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined) continue;
+      const path = openApiPath(prefix, base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? ''));
+      const role = (Reflect.getMetadata(ROLE_KEY, handler) ?? Reflect.getMetadata(ROLE_KEY, controller)) as
+        string | undefined;
+      if (!role) throw new Error(`${controller.name}.${name} (${path}) declares no role with @Roles`);
+      const doc = Reflect.getMetadata(DOC_KEY, handler) as RouteDoc | undefined;
+      paths[path] ??= {};
+      paths[path][RequestMethod[method].toLowerCase()] = operation(proto, name, role, doc, controller.name);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'voice-fleet admin API',
+      version: '1',
+      description:
+        'Operators, the fleet, calls with their five evidence rows, approvals, campaigns, firmware, webhooks and ' +
+        'audit reports. Authenticate with `Authorization: Bearer <API key or session token>` or the session cookie.',
+    },
+    paths,
+    components: {
+      schemas: { Error: jsonSchema(errorSchema, 'output') },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'an API key (fk_...) or a session token (fs_...)',
+        },
+        session: { type: 'apiKey', in: 'cookie', name: 'fleet_session' },
+      },
+    },
+  };
+}
+
+function operation(proto: object, name: string, role: string, doc: RouteDoc | undefined, tag: string) {
+  const schemas = routeSchemas(proto, name);
+  const parameters = [...parametersOf(schemas.params, 'path'), ...parametersOf(schemas.query, 'query')];
+  const success = doc?.response ?? { status: 200 };
+  const content = (doc?.produces ?? (success.schema ? ['application/json'] : [])).map(
+    (type): [string, object] => [
+      type,
+      type === 'application/json' && success.schema ? { schema: jsonSchema(success.schema, 'output') } : {},
+    ],
+  );
+  return {
+    operationId: `${tag.replace(/Controller$/, '')}.${name}`,
+    tags: [tag.replace(/Controller$/, '')],
+    summary: doc?.summary ?? name,
+    description: `${doc?.description ? `${doc.description}\n\n` : ''}Role: **${role}**.`,
+    'x-role': role,
+    security: role === 'public' ? [] : [{ bearer: [] }, { session: [] }],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...requestBody(schemas.body, doc),
+    responses: {
+      [String(success.status)]: {
+        description: success.description ?? 'done',
+        ...(content.length > 0 ? { content: Object.fromEntries(content) } : {}),
+      },
+      '4XX': {
+        description: 'refused; the message names the field or the rule',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    },
+  };
+}
+
+function requestBody(schema: z.ZodType | undefined, doc: RouteDoc | undefined) {
+  if (doc?.rawBody) {
+    return {
+      requestBody: {
+        required: true,
+        description: doc.rawBody.description,
+        content: { [doc.rawBody.contentType]: { schema: { type: 'string', format: 'binary' } } },
+      },
+    };
+  }
+  if (!schema) return {};
+  return {
+    requestBody: {
+      required: !schema.safeParse(undefined).success,
+      content: { 'application/json': { schema: jsonSchema(schema, 'input') } },
+    },
+  };
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const object = jsonSchema(schema, 'input');
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (object.required ?? []).includes(name),
+    schema: property,
+    ...(typeof property['description'] === 'string' ? { description: property['description'] } : {}),
+  }));
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function openApiPath(prefix: string, base: string, path: string): string {
+  const joined = ['', prefix, base, path].join('/').replace(/\/+/g, '/').replace(/\/$/, '');
+  return joined.replace(/:(\w+)/g, '{$1}');
+}

@@ -1,0 +1,77 @@
+/* eslint-disable @typescript-eslint/no-unsafe-call --
+   the API's answers are JSON read as they come (like pg rows, see eslint.config.mjs), checked with expect() */
+import { Controller, Get } from '@nestjs/common';
+import { startHarness, type Harness } from '../../test/harness';
+import { buildOpenApiDocument } from './openapi-document';
+
+describe('the OpenAPI document', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.stop());
+
+  it('is served at /docs/json, built from the routes and their zod schemas', async () => {
+    const r = await h.request('GET', '/docs/json');
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe('3.1.0');
+    const create = r.body.paths['/api/v1/devices/{id}/calls'].post;
+    expect(create['x-role']).toBe('operator');
+    expect(create.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+    expect(create.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['tool'],
+      additionalProperties: false,
+      properties: { tool: { type: 'string' } },
+    });
+    expect(create.responses['202'].content['application/json'].schema.properties.state.enum).toContain(
+      'awaiting_approval',
+    );
+    const list = r.body.paths['/api/v1/devices'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'online',
+      'board',
+      'firmware',
+      'group',
+      'tag',
+      'status',
+      'q',
+      'limit',
+      'cursor',
+    ]);
+    expect(r.body.paths['/api/v1/firmware'].post.requestBody.content).toHaveProperty(
+      'application/octet-stream',
+    );
+    expect(r.body.paths['/api/v1/auth/login'].post.security).toEqual([]);
+    expect(r.body.paths['/healthz']).toBeUndefined();
+  });
+
+  it('declares a role for every route', async () => {
+    const r = await h.request('GET', '/docs/json');
+    const operations = Object.values(
+      r.body.paths as Record<string, Record<string, { 'x-role'?: string }>>,
+    ).flatMap((p) => Object.values(p));
+    expect(operations.length).toBeGreaterThan(60);
+    expect(operations.filter((o) => !o['x-role'])).toEqual([]);
+  });
+
+  it('is browsable at /docs', async () => {
+    const r = await h.request('GET', '/docs/');
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/swagger/i);
+  });
+
+  it('stops the start of an app with a route that declares no role', () => {
+    @Controller('forgotten')
+    class ForgottenController {
+      @Get()
+      open(): string {
+        return 'anyone?';
+      }
+    }
+    expect(() => buildOpenApiDocument([ForgottenController], 'api/v1')).toThrow(
+      /ForgottenController.open .* declares no role/,
+    );
+  });
+});

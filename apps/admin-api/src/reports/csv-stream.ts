@@ -1,0 +1,23 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+
+/**
+ * RFC 4180 CSV from rows produced on demand: a header row, CRLF line ends, fields quoted when they hold a
+ * comma, quote or line break, and a UTF-8 BOM so a spreadsheet reads names and reasons in any script.
+ * Backpressure flows from the socket back to the row producer.
+ */
+export function csvStream(
+  columns: readonly string[],
+  rows: AsyncIterable<Record<string, unknown>>,
+): Readable {
+  const stringifier = stringify({
+    header: true,
+    columns: [...columns],
+    bom: true,
+    record_delimiter: 'windows',
+    cast: { date: (d) => d.toISOString(), boolean: (b) => (b ? 'true' : 'false') },
+  });
+  const source = Readable.from(rows);
+  source.on('error', (err) => stringifier.destroy(err));
+  return source.pipe(stringifier);
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { macSchema } from '@fleet/protocol';
+import { isoInstant } from '../http/common-schemas';
+
+export const CSV_SECTIONS = ['calls', 'approvals', 'campaigns', 'summary'] as const;
+export type CsvSection = (typeof CSV_SECTIONS)[number];
+
+export const auditQuery = z
+  .strictObject({
+    from: isoInstant.optional().describe('start of the period (inclusive); default: 24 hours before `to`'),
+    to: isoInstant.optional().describe('end of the period (exclusive); default: now'),
+    format: z.enum(['json', 'csv']).default('json'),
+    section: z
+      .enum(CSV_SECTIONS)
+      .default('calls')
+      .describe(
+        'CSV only: `calls` (one row per call: verdict, approval, effect, evidence), approvals, campaigns, summary',
+      ),
+  })
+  .transform((q) => {
+    const to = q.to ?? new Date();
+    return { ...q, to, from: q.from ?? new Date(to.getTime() - 24 * 3600_000) };
+  })
+  .refine((q) => q.from < q.to, { message: 'must be after `from`', path: ['to'] });
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const integrityQuery = z.strictObject({
+  deviceId: macSchema.optional().describe('check one device only'),
+});

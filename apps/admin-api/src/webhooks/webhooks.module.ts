@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { DeliveriesRepository } from './deliveries.repository';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+@Module({
+  controllers: [WebhooksController],
+  providers: [WebhooksService, WebhooksRepository, DeliveriesRepository, WebhookDeliveryProcessor],
+})
+export class WebhooksModule {}

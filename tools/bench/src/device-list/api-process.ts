@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export interface ApiProcess {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The built admin API (`dist/`), started as production starts it, on a free loopback port. */
+export async function startApiProcess(root: string, env: Record<string, string>): Promise<ApiProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'dist/apps/admin-api/src/main.js')], {
+    env: {
+      ...env,
+      HTTP_PORT: String(port),
+      BIND_HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEBHOOK_WORKER: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`the admin API exited with ${child.exitCode}; was it built (npm run build)?`);
+    const ok = await fetch(`${baseUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error('the admin API did not become healthy within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

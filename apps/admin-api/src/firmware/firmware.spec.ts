@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call --
-   the API's answers are JSON read as they come (like pg rows, see eslint.config.mjs), checked with expect() */
 import { createHash } from 'node:crypto';
 import { buildEspImage } from '../../test/esp-image';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';

@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unsafe-call --
-   the API's answers are JSON read as they come (like pg rows, see eslint.config.mjs), checked with expect() */
 import { Controller, Get } from '@nestjs/common';
 import { startHarness, type Harness } from '../../test/harness';
 import { buildOpenApiDocument } from './openapi-document';

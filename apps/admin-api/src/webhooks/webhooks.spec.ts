@@ -1,5 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unsafe-argument --
-   the API's answers are JSON read as they come (like pg rows, see eslint.config.mjs), checked with expect() */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { waitFor } from '@fleet/testing';
 import { insertCatalog } from '../../test/fixtures';

@@ -1,5 +1,6 @@
+import { otlpExportEnabled } from '@fleet/config';
 import { runService } from '@fleet/runtime';
-import { createLogger } from '@fleet/telemetry';
+import { createLogger, startTracing } from '@fleet/telemetry';
 import { loadVoiceWorkerConfig } from './config';
 import { startVoiceWorker } from './voice-worker-app';
 
@@ -11,6 +12,11 @@ void runService({
   async start() {
     const config = loadVoiceWorkerConfig();
     logger.level = config.LOG_LEVEL;
-    return (await startVoiceWorker(config, logger)).stop;
+    const tracing = startTracing({ service: 'voice-worker', otlpEnabled: otlpExportEnabled(config) });
+    const worker = await startVoiceWorker(config, logger);
+    return async () => {
+      await worker.stop();
+      await tracing.shutdown();
+    };
   },
 });

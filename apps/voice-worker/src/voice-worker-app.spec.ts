@@ -55,6 +55,13 @@ describe('the voice worker service', () => {
     });
   });
 
+  it('exposes stage timings and turn outcomes on /metrics', async () => {
+    const response = await fetch(`http://127.0.0.1:${worker.ports.http}/metrics`);
+    const text = await response.text();
+    expect(text).toContain('voice_stage_seconds');
+    expect(text).toContain('voice_turns_total');
+  });
+
   it('reports the broker connection lost when the broker goes away', async () => {
     await broker.close();
     const down = await waitFor(async () => {

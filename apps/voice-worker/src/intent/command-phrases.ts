@@ -1,0 +1,43 @@
+/**
+ * The English commands the offline path understands, `<number>` standing for 0..100 in words. The speech grammar
+ * is generated from this list (pocketsphinx's general model does not understand espeak-ng's voice, a grammar of
+ * these phrases does), and a unit test proves the intent engine reads every one of them.
+ */
+export const ENGLISH_COMMAND_PHRASES: readonly string[] = [
+  'set the volume to <number>',
+  'set volume to <number>',
+  'change the volume to <number>',
+  'volume <number>',
+  'set the brightness to <number>',
+  'set brightness to <number>',
+  'brightness <number>',
+  'turn the volume up',
+  'turn the volume down',
+  'turn up the volume',
+  'turn down the volume',
+  'make it louder',
+  'make it quieter',
+  'a bit louder',
+  'a bit quieter',
+  'make it a bit louder',
+  'make it a bit quieter',
+  'much louder',
+  'much quieter',
+  'turn the volume up by <number>',
+  'turn the volume down by <number>',
+  'make the screen brighter',
+  'make the screen darker',
+  'turn the brightness up',
+  'turn the brightness down',
+  'what is the volume',
+  'what is the brightness',
+  'what is the theme',
+  'what is the battery level',
+  'how loud is it',
+  'switch to the dark theme',
+  'switch to the light theme',
+  'use dark mode',
+  'use light mode',
+  'take a photo',
+  'what do you see',
+];

@@ -1,0 +1,35 @@
+import { aiCatalog } from './ai-catalog';
+import type { CatalogToolRow } from './catalog-repository';
+
+const tool = (name: string, over: Partial<CatalogToolRow> = {}): CatalogToolRow => ({
+  name,
+  description: `${name} does something`,
+  inputSchema: { type: 'object', properties: {} },
+  userOnly: false,
+  sensitive: false,
+  ...over,
+});
+
+const ROWS = [
+  tool('self.get_device_status'),
+  tool('self.audio_speaker.set_volume'),
+  tool('self.camera.take_photo'),
+  tool('self.lamp.turn_on', { sensitive: true }),
+  tool('self.reboot', { userOnly: true }),
+];
+
+describe('the catalog the LLM sees', () => {
+  it('leaves out user-only tools, tools marked sensitive, and the camera without a vision model', () => {
+    const { specs } = aiCatalog(ROWS, { vision: false });
+    expect(specs.map((s) => s.tool)).toEqual(['self.get_device_status', 'self.audio_speaker.set_volume']);
+    expect(specs.map((s) => s.name)).toEqual(['self_get_device_status', 'self_audio_speaker_set_volume']);
+  });
+
+  it('offers the camera once a vision model answers its photos', () => {
+    expect(aiCatalog(ROWS, { vision: true }).specs.map((s) => s.tool)).toContain('self.camera.take_photo');
+  });
+
+  it('still maps a guessed name of a hidden tool back to it, so the refusal is on record', () => {
+    expect(aiCatalog(ROWS, { vision: false }).names.toolOf('self_reboot')).toBe('self.reboot');
+  });
+});

@@ -1,0 +1,83 @@
+import type { MqttClient } from 'mqtt';
+import type { Pool } from 'pg';
+import { CallRequests, PlatformEventBus } from '@fleet/platform-client';
+import { QueueClient, type Redis } from '@fleet/queues';
+import type { StopStack } from '@fleet/runtime';
+import type { Logger } from '@fleet/telemetry';
+import type { VoiceWorkerConfig } from '../config';
+import type { Providers } from '../providers/providers';
+import { Aborts } from '../sessions/aborts';
+import { DownlinkWriter } from '../sessions/downlink-writer';
+import { SessionDirectory } from '../sessions/session-directory';
+import type { VoiceMetrics } from '../voice-worker-metrics';
+import { AudioTurns } from './audio-turns';
+import { CatalogRepository } from './catalog-repository';
+import { DeviceCalls } from './device-calls';
+import { DeviceMessages } from './device-messages';
+import { ReplyPresenter } from './reply-presenter';
+import { startTurnProcessor } from './turn-processor';
+import { TurnRepository } from './turn-repository';
+import { TurnService } from './turn-service';
+import { VerdictWaiter } from './verdict-waiter';
+
+export interface TurnsModule {
+  audioTurns: AudioTurns;
+  directory: SessionDirectory;
+  aborts: Aborts;
+}
+
+/** Voice turns: the `voice-turns` worker and what it needs (calls, verdicts, replies). */
+export async function startTurns(deps: {
+  config: VoiceWorkerConfig;
+  pool: Pool;
+  redis: Redis;
+  connect: (name: string) => Redis;
+  mqtt: MqttClient;
+  providers: Providers;
+  metrics: VoiceMetrics;
+  logger: Logger;
+  stack: StopStack;
+}): Promise<TurnsModule> {
+  const { config, pool, redis, providers, metrics, logger, stack } = deps;
+  const verdicts = new VerdictWaiter(pool, deps.connect('verdicts'));
+  await verdicts.start();
+  const callRequests = new CallRequests(pool, redis, config.QUEUE_PREFIX);
+  stack.push('call requests', () => callRequests.close());
+  const calls = new DeviceCalls(callRequests, verdicts, {
+    deliveryDeadlineMs: config.CALL_DELIVERY_DEADLINE_MS,
+    replyTimeoutMs: config.CALL_REPLY_TIMEOUT_MS,
+    verdictTimeoutMs: config.VERDICT_TIMEOUT_MS,
+  });
+  const aborts = new Aborts();
+  const directory = new SessionDirectory(redis);
+  const turns = new TurnRepository(pool);
+  const presenter = new ReplyPresenter(
+    new DeviceMessages(deps.mqtt),
+    new DownlinkWriter(redis),
+    providers.tts,
+    aborts,
+  );
+  const service = new TurnService({
+    turns,
+    catalogs: new CatalogRepository(pool),
+    sessions: directory,
+    llm: providers.llm,
+    calls,
+    presenter,
+    events: new PlatformEventBus(redis),
+    metrics,
+    logger,
+    settings: { maxRounds: config.LLM_MAX_ROUNDS, vision: providers.vision !== undefined },
+  });
+  const worker = startTurnProcessor(service, {
+    connection: deps.connect('turn jobs'),
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.TURN_CONCURRENCY,
+  });
+  worker.on('failed', (job, err) => logger.error({ err, jobId: job?.id }, 'voice turn job failed'));
+  stack.push('turn worker', () => worker.close());
+  const queue = new QueueClient('voice-turns', redis, config.QUEUE_PREFIX);
+  stack.push('turn queue', () => queue.close());
+  const audioTurns = new AudioTurns(turns, providers.asr, queue, metrics, logger, config.ASR_LANGUAGE);
+  return { audioTurns, directory, aborts };
+}

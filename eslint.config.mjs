@@ -18,6 +18,11 @@ const typeConstraints = [
     onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol', 'type:tool'],
   },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:protocol'] },
+  // Cross-service tests start the apps themselves (through each app's index), so they may import apps.
+  {
+    sourceTag: 'type:e2e',
+    onlyDependOnLibsWithTags: ['type:app', 'type:data-access', 'type:util', 'type:protocol', 'type:tool'],
+  },
 ];
 const scopeConstraints = [
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -27,12 +32,13 @@ const scopeConstraints = [
   { sourceTag: 'scope:admin', onlyDependOnLibsWithTags: ['scope:shared', 'scope:admin'] },
   { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sim'] },
   { sourceTag: 'scope:bench', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sim', 'scope:bench'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['*'] },
 ];
-const boundaries = (extra = []) => [
+const boundaries = (extra = [], allow = []) => [
   'error',
   {
     enforceBuildableLibDependency: false,
-    allow: [],
+    allow,
     depConstraints: [...typeConstraints, ...scopeConstraints].map((c) => ({
       ...c,
       onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, ...extra],
@@ -90,6 +96,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
       'no-restricted-syntax': 'off',
+    },
+  },
+  {
+    // Cross-service tests run the apps in their own process (one in-memory span exporter sees them all), through
+    // each app's index; Nx forbids importing an application anywhere else.
+    files: ['tools/e2e/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(
+        ['type:testing', 'type:tool', 'scope:sim'],
+        ['@fleet/orchestrator', '@fleet/admin-api'],
+      ),
     },
   },
   {

@@ -3,13 +3,15 @@
 const path = require('node:path');
 const { swcOptions, jestModuleNameMapper } = require('./tools/build/swc-options');
 
+const ESM_PACKAGES = ['aedes', 'openid-client', 'oauth4webapi', 'jose'];
+
 module.exports = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcOptions({ sourceMaps: 'inline' }), swcrc: false }],
-    // aedes 1.x ships ES modules only. Node 20 lets the services require() it, but Jest's module system
-    // does not, so under Jest it is compiled to CommonJS like our own code.
-    'node_modules/aedes/.+\\.js$': [
+    // Some dependencies ship ES modules only (aedes 1.x; openid-client and what it builds on). Node 20 lets the
+    // services require() them, but Jest's module system does not, so under Jest they are compiled to CommonJS.
+    [`node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: [
       '@swc/jest',
       {
         jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' },
@@ -18,7 +20,7 @@ module.exports = {
       },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!aedes/)'],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: jestModuleNameMapper(),
   testMatch: ['<rootDir>/**/*.spec.ts'],

@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { StopFunction } from '@fleet/runtime';
-import type { Logger } from '@fleet/telemetry';
+import type { Logger, Registry } from '@fleet/telemetry';
 import { apiControllers, AppModule } from './app.module';
 import type { AdminApiConfig } from './config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
+import { registerRequestTelemetry } from './http/request-telemetry';
+import { METRICS_REGISTRY } from './infra/tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { registerDocs } from './openapi/register-docs';
 
@@ -34,6 +36,7 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
     logger: false,
     abortOnError: false,
   });
+  registerRequestTelemetry(adapter.getInstance(), app.get<Registry>(METRICS_REGISTRY));
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'metrics'] });
   await registerDocs(app, document);

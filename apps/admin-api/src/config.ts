@@ -8,6 +8,7 @@ import {
   envUrl,
   loadConfig,
   redisEnv,
+  tracingEnv,
 } from '@fleet/config';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
@@ -18,6 +19,7 @@ const schema = z
     ...commonEnv,
     ...databaseEnv,
     ...redisEnv,
+    ...tracingEnv,
     BIND_HOST: z.string().default('0.0.0.0'),
     HTTP_PORT: envPort(8080),
     /**

@@ -1,5 +1,6 @@
+import { otlpExportEnabled } from '@fleet/config';
 import { runService } from '@fleet/runtime';
-import { createLogger } from '@fleet/telemetry';
+import { createLogger, startTracing } from '@fleet/telemetry';
 import { startAdminApi } from './admin-api-app';
 import { loadAdminApiConfig } from './config';
 
@@ -11,6 +12,11 @@ void runService({
   async start() {
     const config = loadAdminApiConfig();
     logger.level = config.LOG_LEVEL;
-    return (await startAdminApi(config, logger)).stop;
+    const tracing = startTracing({ service: 'admin-api', otlpEnabled: otlpExportEnabled(config) });
+    const api = await startAdminApi(config, logger);
+    return async () => {
+      await api.stop();
+      await tracing.shutdown();
+    };
   },
 });

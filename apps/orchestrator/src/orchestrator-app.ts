@@ -26,7 +26,7 @@ import { subscribeFleet } from './mcp/fleet-subscriber';
 import { MalformedInputs } from './mcp/malformed-inputs';
 import { McpLink } from './mcp/mcp-link';
 import { RpcIds } from './mcp/rpc-ids';
-import { createOrchestratorMetrics } from './orchestrator-metrics';
+import { createOrchestratorMetrics, registerQueueDepth } from './orchestrator-metrics';
 
 export interface OrchestratorHandle {
   ports: { http: number };
@@ -80,8 +80,11 @@ export async function startOrchestrator(
     const catalogs = new CatalogRepository(pool, config.DERIVED_RULE_MAX_AGE_MS);
     const discovery = new DiscoveryService(link, catalogs, commits, events, config, metrics, logger);
     const calls = new CallRepository(pool);
+    registerQueueDepth(registry, () => calls.pendingByState(partitions.ownedPartitions()));
     const writes = new CallWrites(commits, (call, conclusion) => {
       metrics.calls.inc({ verdict: conclusion.verdict, tool: call.tool, origin: call.origin });
+      // Inside the call's trace: the line carries its trace id.
+      logger.debug({ callId: call.id, tool: call.tool, verdict: conclusion.verdict }, 'call sealed');
       metrics.callLatency.observe(
         { verdict: conclusion.verdict },
         (Date.now() - call.createdAt.getTime()) / 1000,

@@ -57,12 +57,27 @@ export function createOrchestratorMetrics(registry: Registry) {
       labelNames: ['outcome'],
       registers,
     }),
-    queueDepth: new Gauge({
-      name: 'orchestrator_queue_depth',
-      help: 'Calls waiting in the owned partitions, by state',
-      labelNames: ['state'],
-      registers,
-    }),
   };
 }
 export type OrchestratorMetrics = ReturnType<typeof createOrchestratorMetrics>;
+
+/**
+ * Calls not yet sealed in the partitions this replica owns, by state: the orchestrator's real queue (the BullMQ
+ * jobs only wake it). Read from Postgres when scraped.
+ */
+export function registerQueueDepth(
+  registry: Registry,
+  pendingByState: () => Promise<Record<string, number>>,
+): void {
+  new Gauge({
+    name: 'orchestrator_queue_depth',
+    help: 'Calls waiting or in flight in the owned partitions, by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const counts = await pendingByState();
+      this.reset();
+      for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+    },
+  });
+}

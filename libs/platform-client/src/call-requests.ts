@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
 import { QueueClient, type Redis } from '@fleet/queues';
+import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
 import { openCallApproval } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
 
@@ -45,6 +46,7 @@ export const callRequestSchema = z.strictObject({
     .min(1_000)
     .max(30 * 24 * 3600_000)
     .default(3600_000),
+  /** The trace the call belongs to; unset: the caller's active trace (the API request, the voice turn). */
   traceparent: z.string().optional(),
 });
 export type CallRequest = z.input<typeof callRequestSchema>;
@@ -67,8 +69,29 @@ export class CallRequests {
     private readonly queuePrefix: string,
   ) {}
 
+  /**
+   * Runs in a producer span of the caller's trace (or of `traceparent`); the row and the job carry that span's
+   * traceparent, so the orchestrator's work continues the same trace (issue 8).
+   */
   async request(input: CallRequest): Promise<CallRequestResult> {
-    const r = callRequestSchema.parse(input);
+    const parsed = callRequestSchema.parse(input);
+    return inSpan(
+      'call.request',
+      {
+        ...(parsed.traceparent ? { parent: contextFromTraceparent(parsed.traceparent) } : {}),
+        attributes: { 'device.id': parsed.deviceId, 'call.tool': parsed.tool, 'call.origin': parsed.origin },
+      },
+      async (span) => {
+        const traceparent = currentTraceparent() ?? parsed.traceparent;
+        const result = await this.requestInTrace({ ...parsed, ...(traceparent ? { traceparent } : {}) });
+        if (result.ok) span.setAttribute('call.id', result.callId);
+        else span.setAttribute('call.refused', result.error);
+        return result;
+      },
+    );
+  }
+
+  private async requestInTrace(r: ParsedRequest): Promise<CallRequestResult> {
     const client = await this.pool.connect();
     let result: CallRequestResult;
     try {

@@ -3,4 +3,13 @@ export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './me
 export { runHealthChecks, type HealthCheck, type HealthReport } from './health';
 export { HOW_TO_START } from './dependency-hints';
 export { startTracing, type TracingHandle, type TracingOptions } from './tracing';
-export { contextFromTraceparent, currentTraceparent, inSpan, linkTo } from './trace-context';
+export {
+  contextFromTraceparent,
+  currentTraceparent,
+  inSpan,
+  linkTo,
+  markSpanFailed,
+  runInContext,
+  startDetachedSpan,
+} from './trace-context';
+export type { Span } from '@opentelemetry/api';

@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import pino, { type Logger, type LevelWithSilent } from 'pino';
+import pino, { type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -7,8 +7,13 @@ export type { Logger } from 'pino';
  * JSON logs, one line per event, with the service name and, inside a traced operation, its trace and span
  * ids, so that a log line leads to its trace.
  */
-export function createLogger(service: string, level: LevelWithSilent = 'info'): Logger {
-  return pino({
+export function createLogger(
+  service: string,
+  level: LevelWithSilent = 'info',
+  /** Where lines go (stdout unless given; tests read them from memory). */
+  destination?: DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -19,5 +24,6 @@ export function createLogger(service: string, level: LevelWithSilent = 'info'): 
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,6 +1,7 @@
 import {
   context,
   ROOT_CONTEXT,
+  SpanKind,
   SpanStatusCode,
   trace,
   type Attributes,
@@ -72,4 +73,36 @@ export async function inSpan<T>(
       }
     },
   );
+}
+
+/**
+ * Starts a span that the caller ends itself (a request that begins in one hook and ends in another) and the
+ * context in which work belongs to it; `runInContext` makes that context active.
+ */
+export function startDetachedSpan(
+  name: string,
+  options: { attributes?: Attributes; parent?: Context; kind?: 'server' | 'producer' | 'consumer' },
+): { span: Span; context: Context } {
+  const tracer = trace.getTracer('voice-fleet');
+  const parent = options.parent ?? context.active();
+  const kinds = { server: SpanKind.SERVER, producer: SpanKind.PRODUCER, consumer: SpanKind.CONSUMER };
+  const span = tracer.startSpan(
+    name,
+    {
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+      ...(options.kind ? { kind: kinds[options.kind] } : {}),
+    },
+    parent,
+  );
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** Runs `fn` with `ctx` active, so spans started inside (across awaits) become its children. */
+export function runInContext<T>(ctx: Context, fn: () => T): T {
+  return context.with(ctx, fn);
+}
+
+/** Marks a span failed (a 5xx answer, a rejected promise handled elsewhere). */
+export function markSpanFailed(span: Span, message: string): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message });
 }

@@ -23,6 +23,11 @@ const PROBES = [
       "import { startOrchestrator } from '../../orchestrator/src/orchestrator-app';\nexport const probe = startOrchestrator;\n",
   },
   {
+    why: 'an app may not import another app through its index either (only tools/e2e may)',
+    path: 'apps/admin-api/src/__boundary-probe__.ts',
+    source: "import { startOrchestrator } from '@fleet/orchestrator';\nexport const probe = startOrchestrator;\n",
+  },
+  {
     why: "an app's production code may not use the simulator",
     path: 'apps/orchestrator/src/__boundary-probe__.ts',
     source: "import * as sim from '@fleet/device-sim';\nexport const probe = sim;\n",

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { currentTraceparent } from '@fleet/telemetry';
 import { ApiError, conflict, notFound } from '../http/api-error';
 import { Notices } from '../infra/notices';
 import { Transactions } from '../infra/transactions';
@@ -28,7 +29,9 @@ export class UtterancesService {
       this.turns.create(tx, { deviceId, text, hash, ...(language ? { language } : {}) }),
     );
     try {
-      await this.queue.add('voice.turn', { turnId: turn.id });
+      // The turn continues this request's trace (issue 8: one voice turn is one trace).
+      const traceparent = currentTraceparent();
+      await this.queue.add('voice.turn', { turnId: turn.id, ...(traceparent ? { traceparent } : {}) });
     } catch (err) {
       await this.turns.fail(turn.id, `could not be queued: ${(err as Error).message}`);
       throw new ApiError(503, 'queue_unavailable', 'the voice worker queue cannot be reached; try again');

@@ -1,5 +1,6 @@
 import { SYSTEM_REBOOT_TOOL, type DecisionPayload } from '@fleet/domain';
 import { deviceP2pTopic, encodeServerMessage, mcpRequests, serverMessage } from '@fleet/protocol';
+import { inSpan } from '@fleet/telemetry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import type { Exchange } from '../mcp/exchange';
 import { readBack } from '../verification/readback';
@@ -173,7 +174,15 @@ async function readbackConclusion(
   result: Conclusion['result'],
 ): Promise<Conclusion> {
   const target = call.arguments[recipe.argument];
-  const read = await readBack(ctx.link, device, recipe.path, target, recipe.settleMs, call.replyTimeoutMs);
+  const read = await inSpan(
+    'verify readback',
+    { attributes: { 'call.id': call.id, 'verify.path': recipe.path.join('.') } },
+    async (span) => {
+      const r = await readBack(ctx.link, device, recipe.path, target, recipe.settleMs, call.replyTimeoutMs);
+      span.setAttribute('verify.matched', r.observed === target);
+      return r;
+    },
+  );
   if (read.statusText)
     rememberResult(ctx, device, { ...call, tool: 'self.get_device_status', id: call.id }, read.statusText);
   const effect = effectRow('readback', '', {
@@ -263,13 +272,15 @@ async function rebootLike(
   const deadline = new Date(sentAt.getTime() + window);
   await ctx.writes.park(call, 'verifying', { response }, deadline);
   try {
-    await verifyRebootLike(
-      ctx,
-      call,
-      device,
-      plan.recipe.kind === 'upgrade' ? plan.expectedVersion : undefined,
-      deadline,
-      () => lateTrue,
+    await inSpan(`verify ${plan.recipe.kind}`, { attributes: { 'call.id': call.id } }, () =>
+      verifyRebootLike(
+        ctx,
+        call,
+        device,
+        plan.recipe.kind === 'upgrade' ? plan.expectedVersion : undefined,
+        deadline,
+        () => lateTrue,
+      ),
     );
   } finally {
     stopLate();

@@ -1,6 +1,8 @@
 import type { Pool } from '@fleet/db';
-import type { EvidenceStage } from '@fleet/domain';
+import { CALL_STATES, type EvidenceStage } from '@fleet/domain';
 import { CALL_COLUMNS, type CallRecord } from './call-record';
+
+const PENDING_STATES = CALL_STATES.filter((s) => s !== 'finished');
 
 type CallRow = Omit<CallRecord, 'written'> & { written: EvidenceStage[] };
 
@@ -113,6 +115,19 @@ export class CallRepository {
       [partitions, includeAll],
     );
     return rows;
+  }
+
+  /** Unsealed calls of some partitions, by state (the queue-depth gauge). */
+  async pendingByState(partitions: number[]): Promise<Record<string, number>> {
+    const { rows } = await this.pool.query<{ state: string; n: number }>(
+      `SELECT state, count(*)::int AS n FROM call
+        WHERE partition = ANY($1::smallint[]) AND state IN (${PENDING_STATES.map((s) => `'${s}'`).join(', ')})
+        GROUP BY state`,
+      [partitions],
+    );
+    const counts: Record<string, number> = Object.fromEntries(PENDING_STATES.map((s) => [s, 0]));
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
   }
 
   /** Boot check-ins of the bound identity since a moment (a reboot's or an upgrade's proof). */

@@ -1,5 +1,6 @@
 import { EVIDENCE_STAGES, type CallState, type EvidenceStage, type Verdict } from '@fleet/domain';
 import { openCallApproval } from '@fleet/platform-client';
+import { inSpan } from '@fleet/telemetry';
 import type { CommitQueue, UnitTx } from '../evidence/commit-queue';
 import type { CallRecord } from './call-record';
 import { decisionRow, effectNotApplicable, parametersNotChecked, responseNotSent } from './evidence-builders';
@@ -28,6 +29,14 @@ export class CallWrites {
    * the verdict last). Returns false when the call was sealed by someone else in the meantime.
    */
   seal(call: CallRecord, conclusion: Conclusion): Promise<boolean> {
+    return inSpan(
+      'evidence seal',
+      { attributes: { 'call.id': call.id, 'call.verdict': conclusion.verdict } },
+      () => this.sealNow(call, conclusion),
+    );
+  }
+
+  private sealNow(call: CallRecord, conclusion: Conclusion): Promise<boolean> {
     return this.commits
       .submit(call.partition, async (tx) => {
         const { rowCount } = await tx.query(

@@ -94,7 +94,10 @@ export class PartitionTakeover implements PartitionHooks {
   async draining(partition: number): Promise<void> {
     await this.closeWorker(partition);
     const lanes = this.deps.devices.inPartition(partition).map((d) => d.lane.idle());
-    await Promise.race([Promise.all(lanes), new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)));
+    await Promise.race([Promise.all(lanes), timeout]);
+    clearTimeout(timer); // else it holds the process open for the rest of the drain timeout
   }
 
   lost(partition: number): void {

@@ -12,6 +12,7 @@ import {
   loadConfig,
   loadOrCreateDevSecrets,
   redisEnv,
+  tracingEnv,
   ConfigError,
 } from '@fleet/config';
 
@@ -20,6 +21,7 @@ const schema = z.object({
   ...commonEnv,
   ...databaseEnv,
   ...redisEnv,
+  ...tracingEnv,
   BROKER_ID: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/)

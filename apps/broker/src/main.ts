@@ -1,5 +1,6 @@
+import { otlpExportEnabled } from '@fleet/config';
 import { runService } from '@fleet/runtime';
-import { createLogger } from '@fleet/telemetry';
+import { createLogger, startTracing } from '@fleet/telemetry';
 import { startBroker } from './broker-app';
 import { loadBrokerConfig } from './config';
 
@@ -11,7 +12,11 @@ void runService({
   async start() {
     const config = loadBrokerConfig();
     logger.level = config.LOG_LEVEL;
+    const tracing = startTracing({ service: 'broker', otlpEnabled: otlpExportEnabled(config) });
     const broker = await startBroker(config, logger);
-    return broker.stop;
+    return async () => {
+      await broker.stop();
+      await tracing.shutdown();
+    };
   },
 });

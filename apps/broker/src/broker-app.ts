@@ -11,6 +11,7 @@ import { OtaCheckInService } from './device-http/ota-check-in';
 import { DeviceRepository } from './devices/device-repository';
 import { closeAedes, createAedes } from './mqtt/aedes-factory';
 import { Authenticator } from './mqtt/authenticate';
+import { listenForControl } from './mqtt/control-listener';
 import { installDeviceEdge } from './mqtt/device-edge';
 import {
   boundPort,
@@ -87,7 +88,7 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     );
     voice.connect(udp, reader);
 
-    installDeviceEdge({
+    const edge = installDeviceEdge({
       aedes,
       authenticator: new Authenticator(
         config.deviceSigningKeys,
@@ -100,6 +101,8 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       logger,
       voice,
     });
+    const control = await listenForControl(config.REDIS_URL, edge, metrics, logger);
+    stack.push('control channel', () => control.close());
 
     const listenerOptions = (port: number) => ({
       host: config.BIND_HOST,

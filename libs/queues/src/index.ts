@@ -14,3 +14,4 @@ export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
 export * from './voice-streams';
+export * from './control-channel';

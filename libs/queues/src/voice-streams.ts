@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Redis } from './redis';
 
 // DESIGN §2: audio between the broker (which owns each UDP session and its key) and the voice worker travels
 // on Redis Streams. One place names them and says what an entry holds.
@@ -13,6 +14,19 @@ export const voiceStreams = {
   /** A hash device id → session id of the sessions open now (campaigns leave those devices for later). */
   active: 'voice:active',
 } as const;
+
+// Deletes the hash entry only if it still names this session (a newer session of the device keeps its entry).
+const DELETE_IF_SAME = `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0`;
+
+/** The broker, as it opens a session: the device's entry in `voice:active` names it. */
+export async function markVoiceSessionActive(redis: Redis, mac: string, sessionId: string): Promise<void> {
+  await redis.hset(voiceStreams.active, mac, sessionId);
+}
+
+/** The broker, as it closes a session: the entry goes only if it still names this session. */
+export async function clearVoiceSessionActive(redis: Redis, mac: string, sessionId: string): Promise<void> {
+  await redis.eval(DELETE_IF_SAME, 1, voiceStreams.active, mac, sessionId);
+}
 
 export const audioFormatSchema = z.object({
   sampleRate: z.int().positive(),

@@ -1,5 +1,6 @@
 import type { MqttClient } from 'mqtt';
 import { decodeUplinkWrapper, presenceEventSchema } from '@fleet/protocol';
+import { CONTROL_CHANNEL, createRedis, publishControl } from '@fleet/queues';
 import { waitFor } from '@fleet/testing';
 import { startBrokerFixture, type BrokerFixture } from '../../test/broker-fixture';
 import {
@@ -132,6 +133,45 @@ describe('the device edge', () => {
     await client.endAsync();
     await f.sql.query(`UPDATE device SET status = 'revoked' WHERE id = $1`, [mac]);
     await expect(connectLikeDevice(creds)).rejects.toMatchObject({ code: 5 });
+  });
+
+  it('drops a revoked device at once when fleet:control says so, and says why in its presence', async () => {
+    const { mac, creds, client } = await bootDevice();
+    const redis = createRedis(f.redis.url);
+    try {
+      const gone = closed(client);
+      client.options.reconnectPeriod = 0;
+      await f.sql.query(`UPDATE device SET status = 'revoked' WHERE id = $1`, [mac]);
+      await publishControl(redis, { type: 'device.revoked', deviceId: mac });
+      await gone;
+      const offline = await waitFor(() =>
+        fleet
+          .filter((m) => m.topic.endsWith('/presence') && m.payload.toString().includes(mac))
+          .map((m) => presenceEventSchema.parse(JSON.parse(m.payload.toString())))
+          .find((p) => p.state === 'offline'),
+      );
+      expect(offline.reason).toBe('revoked');
+      await expect(connectLikeDevice(creds)).rejects.toMatchObject({ code: 5 });
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('counts an unreadable control message and keeps every connection', async () => {
+    const { client } = await bootDevice();
+    const redis = createRedis(f.redis.url);
+    try {
+      await redis.publish(CONTROL_CHANNEL, '{"type":"device.revoked"}');
+      await waitFor(async () =>
+        /broker_malformed_input_total\{kind="control_message",service="broker"\} 1/.test(
+          await (await fetch(`${f.httpUrl}/metrics`)).text(),
+        ),
+      );
+      expect(client.connected).toBe(true);
+    } finally {
+      redis.disconnect();
+      await client.endAsync();
+    }
   });
 
   it('lets a service send only the message types it has the right to', async () => {

@@ -38,7 +38,12 @@ type MarkedSubscription = Subscription & { [BROKER_OWN]?: true };
  * rights by identity and message type, a device's uplink wrapped on its own fleet topic, the p2p subscription
  * made for the device, presence with a reason for every close.
  */
-export function installDeviceEdge(deps: DeviceEdgeDeps): void {
+export interface DeviceEdge {
+  /** Closes this replica's connections of a device (revoked, decommissioned); returns how many it closed. */
+  disconnectDevice(mac: string, reason: 'revoked' | 'decommissioned'): number;
+}
+
+export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
   const { aedes, authenticator, presence, rateLimits, metrics, logger, voice } = deps;
   const keepalives = new WeakMap<Client, number>();
   const online = new WeakSet<Client>();
@@ -194,6 +199,20 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): void {
     if (existing && fromBroker !== aedes.id) closeReasons.set(existing, 'takeover');
     cb();
   });
+
+  return {
+    disconnectDevice(mac, reason) {
+      let closed = 0;
+      for (const client of Object.values(internals(aedes).clients)) {
+        const identity = identityOf(client);
+        if (!client || identity?.kind !== 'device' || identity.mac !== mac) continue;
+        closeReasons.set(client, reason);
+        client.close();
+        closed++;
+      }
+      return closed;
+    },
+  };
 }
 
 function remoteAddressOf(client: Client): string | undefined {

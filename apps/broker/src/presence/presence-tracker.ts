@@ -14,7 +14,9 @@ export type CloseReason =
   | 'protocol_error'
   | 'refused_publish'
   | 'connection_lost'
-  | 'broker_shutdown';
+  | 'broker_shutdown'
+  | 'revoked'
+  | 'decommissioned';
 
 /**
  * Turns connection life into presence: an `online` event once the device's p2p subscription exists (before

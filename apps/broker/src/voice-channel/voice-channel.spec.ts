@@ -85,6 +85,10 @@ describe('a voice session through the broker', () => {
       sessionId: accepted.value.sessionId,
       downlink: { sampleRate: 24000 },
     });
+    // Campaigns leave a device in conversation alone: voice:active names its session.
+    expect(await redis.hget(voiceStreams.active, opened.event === 'opened' ? opened.mac : '')).toBe(
+      accepted.value.sessionId,
+    );
   });
 
   it('decrypts uplink audio onto the session stream, dropping a replayed sequence', async () => {
@@ -125,5 +129,8 @@ describe('a voice session through the broker', () => {
       what: 'the server goodbye',
     });
     expect(JSON.parse(goodbye)).toEqual({ type: 'goodbye', session_id: audio.hello.sessionId });
+    await waitFor(async () => (await redis.hlen(voiceStreams.active)) === 0, {
+      what: 'the device leaving voice:active',
+    });
   });
 });

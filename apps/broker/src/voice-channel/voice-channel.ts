@@ -11,6 +11,8 @@ import {
 import {
   uplinkFields,
   voiceStreams,
+  clearVoiceSessionActive,
+  markVoiceSessionActive,
   type AudioFormat,
   type DownlinkEntry,
   type Redis,
@@ -167,6 +169,7 @@ export class VoiceChannel implements DeviceVoiceHooks {
     );
     this.reader.watch(session.sessionId, now);
     this.metrics.voiceSessions.set(this.sessions.size);
+    await this.markActive(session);
     await this.announce({
       event: 'opened',
       sessionId: session.sessionId,
@@ -206,6 +209,7 @@ export class VoiceChannel implements DeviceVoiceHooks {
     this.metrics.voiceSessions.set(this.sessions.size);
     // xiaozhi §1.5: honoured only with the exact session id, which only the broker holds.
     if (sendGoodbye) this.send(session.mac, encodeServerMessage(serverMessage.goodbye(session.sessionId)));
+    await this.clearActive(session);
     await this.announce({
       event: 'closed',
       sessionId: session.sessionId,
@@ -225,6 +229,19 @@ export class VoiceChannel implements DeviceVoiceHooks {
     for (const session of this.sessions.all()) {
       if (session.lastActivityAt < cutoff) void this.close(session, 'idle');
     }
+  }
+
+  /** `voice:active` tells campaigns (and voice workers) which devices are in a conversation now. */
+  private async markActive(session: VoiceSession): Promise<void> {
+    await markVoiceSessionActive(this.redis, session.mac, session.sessionId).catch((err: unknown) =>
+      this.logger.warn({ err, sessionId: session.sessionId }, 'cannot mark the voice session active'),
+    );
+  }
+
+  private async clearActive(session: VoiceSession): Promise<void> {
+    await clearVoiceSessionActive(this.redis, session.mac, session.sessionId).catch((err: unknown) =>
+      this.logger.warn({ err, sessionId: session.sessionId }, 'cannot clear the active voice session'),
+    );
   }
 
   private async announce(event: VoiceSessionEvent): Promise<void> {

@@ -18,28 +18,20 @@ const infoKey = (sessionId: string) => `voice:session:${sessionId}`;
 /** A session the broker never closed (it crashed) lapses like the device's own 120 s, and a bit more. */
 const INFO_TTL_S = 6 * 3600;
 
-// Deletes the hash entry only if it still names this session (a newer session of the device keeps its entry).
-const DELETE_IF_SAME = `if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0`;
-
 /**
  * Which sessions are open and with what downlink format, for any worker that must answer a device: the session's
- * `opened` event by session id, and `voice:active` (device → session). The broker is to maintain `voice:active`;
- * until it does, the worker owning a session writes the same entries (idempotent with the broker's).
+ * `opened` event by session id, and `voice:active` (device → session), which the broker keeps as it opens and
+ * closes sessions.
  */
 export class SessionDirectory {
   constructor(private readonly redis: Redis) {}
 
   async remember(opened: Opened): Promise<void> {
-    await this.redis
-      .multi()
-      .set(infoKey(opened.sessionId), JSON.stringify(opened), 'EX', INFO_TTL_S)
-      .hset(voiceStreams.active, opened.mac, opened.sessionId)
-      .exec();
+    await this.redis.set(infoKey(opened.sessionId), JSON.stringify(opened), 'EX', INFO_TTL_S);
   }
 
-  async forget(sessionId: string, mac: string): Promise<void> {
+  async forget(sessionId: string): Promise<void> {
     await this.redis.del(infoKey(sessionId));
-    await this.redis.eval(DELETE_IF_SAME, 1, voiceStreams.active, mac, sessionId);
   }
 
   async isOpen(sessionId: string): Promise<boolean> {

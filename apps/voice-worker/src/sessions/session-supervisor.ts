@@ -81,7 +81,7 @@ export class SessionSupervisor implements SessionEventHandlers {
   async closed(event: Extract<VoiceSessionEvent, { event: 'closed' }>): Promise<void> {
     this.closedRecently.set(event.sessionId, Date.now());
     this.deps.aborts.abort(event.sessionId, 'the session closed');
-    await this.deps.directory.forget(event.sessionId, event.mac);
+    await this.deps.directory.forget(event.sessionId);
     const session = this.owned.get(event.sessionId);
     if (!session) return;
     this.owned.delete(event.sessionId);

@@ -19,6 +19,7 @@ import { UndeclaredInputInterceptor } from './http/undeclared-input.interceptor'
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InfraModule } from './infra/infra.module';
+import { McpModule } from './mcp/mcp.module';
 import { OperatorsModule } from './operators/operators.module';
 import { QuarantineModule } from './quarantine/quarantine.module';
 import { ReportsModule } from './reports/reports.module';
@@ -59,6 +60,7 @@ export class AppModule {
         AuditModule,
         IdempotencyModule,
         ...API_MODULES,
+        McpModule, // `/mcp`, outside /api/v1 and its OpenAPI document
       ],
       // Audit outermost (a refused request is audited too), then refusing undeclared input, then idempotency
       // (a replayed answer is audited as the request it answers).

@@ -60,6 +60,12 @@ const schema = z
     SSE_HEARTBEAT_MS: envInt(15_000, { min: 100 }),
     /** Base URL devices download firmware from (the broker's device HTTP), for the registry's answers. */
     PUBLIC_HTTP_URL: envUrl('http://127.0.0.1:8081', ['http:', 'https:']),
+    /** MCP endpoint (`/mcp`): how long a tool call waits for its verdict before answering with the call's state. */
+    MCP_CALL_WAIT_S: envInt(25, { min: 0, max: 600 }),
+    /** An MCP session nobody used for this long is closed (the client starts a new one). */
+    MCP_SESSION_IDLE_S: envInt(30 * 60, { min: 10, max: 7 * 24 * 3600 }),
+    /** Open MCP sessions this process holds at most; a new one beyond that is refused with 503. */
+    MCP_MAX_SESSIONS: envInt(1000, { min: 1 }),
   })
   .superRefine((c, ctx) => {
     if (c.OIDC_ISSUER === undefined) return;

@@ -61,7 +61,8 @@ export class AuthGuard implements CanActivate {
   }
 }
 
-function bearerOf(header: string | undefined): string | undefined {
+/** The token of an `Authorization: Bearer <token>` header; a malformed header is refused, an absent one is not. */
+export function bearerOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ApiError(401, 'invalid_credentials', 'Authorization must read "Bearer <token>"');

@@ -21,5 +21,6 @@ import { OidcSignInService } from './oidc-sign-in.service';
     OidcSignInService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
+  exports: [AuthService],
 })
 export class AuthModule {}

@@ -8,5 +8,6 @@ import { DeviceToolsService } from './device-tools.service';
   imports: [DevicesModule],
   controllers: [DeviceToolsController],
   providers: [DeviceToolsService, DeviceToolsRepository],
+  exports: [DeviceToolsService],
 })
 export class DeviceToolsModule {}

@@ -17,6 +17,6 @@ import { PresenceRepository } from './presence.repository';
     DeviceStatusRepository,
     PresenceRepository,
   ],
-  exports: [DevicesRepository],
+  exports: [DevicesRepository, DevicesService],
 })
 export class DevicesModule {}

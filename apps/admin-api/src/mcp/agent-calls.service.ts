@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import type { CallState } from '@fleet/domain';
+import { CallRequests } from '@fleet/platform-client';
+import { AuditService, auditableBody } from '../audit/audit.service';
+import { CallsRepository } from '../calls/calls.repository';
+import { CallsService } from '../calls/calls.service';
+import type { Actor, RequestOrigin } from '../http/actor';
+import { ApiError, conflict, notFound } from '../http/api-error';
+import { Notices } from '../infra/notices';
+import type { AgentIdentity } from './agent-identity';
+import type { CallToolInput } from './mcp-schemas';
+
+export interface AgentCaller {
+  actor: Actor;
+  origin: RequestOrigin;
+  agent: AgentIdentity;
+}
+
+/**
+ * An outside agent's calls: asked exactly as an operator's are (CallRequests writes the row and wakes the
+ * orchestrator), with origin `agent`, so the orchestrator's user-only gate rejects what an agent may not run,
+ * with evidence. Nothing is filtered here. Each attempt is one audit event, as the REST routes write.
+ */
+@Injectable()
+export class AgentCallsService {
+  constructor(
+    private readonly requests: CallRequests,
+    private readonly calls: CallsRepository,
+    private readonly operatorCalls: CallsService,
+    private readonly audit: AuditService,
+    private readonly notices: Notices,
+  ) {}
+
+  async create(caller: AgentCaller, input: CallToolInput): Promise<{ callId: string; state: CallState }> {
+    const { deviceId, ...body } = input;
+    const audited = (status: number, callId: string | null, error?: ApiError) =>
+      this.audit.record(caller.actor, caller.origin, {
+        action: 'call.create',
+        targetType: 'call',
+        targetId: callId,
+        details: {
+          via: 'mcp',
+          status,
+          outcome: error ? 'refused' : 'done',
+          ...(error ? { error: error.code, message: error.message } : {}),
+          params: { id: deviceId },
+          body: auditableBody(body),
+          agent: caller.agent.context,
+        },
+      });
+    try {
+      const created = await this.request(caller, input);
+      await audited(202, created.callId);
+      return created;
+    } catch (err) {
+      if (err instanceof ApiError) await audited(err.status, null, err);
+      throw err;
+    }
+  }
+
+  /** The REST route's cancel (one atomic UPDATE, then a wake); refused once the call has been sent. */
+  async cancel(caller: AgentCaller, callId: string, reason: string): Promise<void> {
+    const audited = (status: number, error?: ApiError) =>
+      this.audit.record(caller.actor, caller.origin, {
+        action: 'call.cancel',
+        targetType: 'call',
+        targetId: callId,
+        details: {
+          via: 'mcp',
+          status,
+          outcome: error ? 'refused' : 'done',
+          ...(error ? { error: error.code, message: error.message } : {}),
+          params: { id: callId },
+          body: { reason },
+          agent: caller.agent.context,
+        },
+      });
+    try {
+      await this.operatorCalls.cancel(caller.actor, callId, reason);
+      await audited(200);
+    } catch (err) {
+      if (err instanceof ApiError) await audited(err.status, err);
+      throw err;
+    }
+  }
+
+  private async request(
+    { actor, agent }: AgentCaller,
+    input: CallToolInput,
+  ): Promise<{ callId: string; state: CallState }> {
+    const status = await this.calls.deviceStatus(input.deviceId);
+    if (status === undefined) throw notFound('device', input.deviceId);
+    if (status === 'revoked' || status === 'decommissioned') {
+      throw conflict(
+        'device_unavailable',
+        `device ${input.deviceId} is ${status}; nothing can be sent to it`,
+      );
+    }
+    const result = await this.requests.request({
+      deviceId: input.deviceId,
+      tool: input.tool,
+      arguments: input.arguments,
+      origin: 'agent',
+      agentId: agent.agentId,
+      operatorId: actor.operatorId,
+      ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
+      ...(input.reason ? { reason: input.reason } : {}),
+      context: { agent: agent.context },
+      // Scoped to the person, as the REST route's keys are, and apart from them.
+      ...(input.idempotencyKey
+        ? { idempotencyKey: `operator:${actor.operatorId}:mcp:${input.idempotencyKey}` }
+        : {}),
+      ...(input.deliveryDeadlineS ? { deliveryDeadlineMs: input.deliveryDeadlineS * 1000 } : {}),
+    });
+    if (!result.ok) {
+      if (result.error === 'unknown_device') throw notFound('device', input.deviceId);
+      throw new ApiError(422, 'idempotency_key_reused', result.message);
+    }
+    if (result.created) {
+      this.notices.event({
+        type: 'call',
+        callId: result.callId,
+        deviceId: input.deviceId,
+        tool: input.tool,
+        state: result.state,
+        at: new Date().toISOString(),
+      });
+    }
+    return { callId: result.callId, state: result.state };
+  }
+}

@@ -1,0 +1,177 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from '@fleet/telemetry';
+import { CallsService } from '../calls/calls.service';
+import { DeviceToolsService } from '../device-tools/device-tools.service';
+import type { DeviceDetailRow } from '../devices/device-detail.repository';
+import { deviceListView } from '../devices/devices.schemas';
+import { DevicesService } from '../devices/devices.service';
+import { ApiError } from '../http/api-error';
+import { cursorParam } from '../http/cursor';
+import { LOGGER } from '../infra/tokens';
+import { callOutcome, outcomeWords } from './call-outcome';
+import {
+  callOutcome as callOutcomeSchema,
+  deviceInput,
+  deviceToolsView,
+  deviceView,
+  findDevicesInput,
+  getCallInput,
+  type DeviceToolsView,
+  type DeviceView,
+} from './mcp-schemas';
+import { dataResult, guarded, READ_ONLY } from './tool-results';
+
+/** The tools every role may use (viewer and up): they read the platform's records and never reach a device. */
+@Injectable()
+export class ReadTools {
+  constructor(
+    private readonly devices: DevicesService,
+    private readonly deviceTools: DeviceToolsService,
+    private readonly calls: CallsService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  register(server: McpServer): void {
+    server.registerTool(
+      'find_devices',
+      {
+        title: 'Find devices',
+        description:
+          'The fleet, a page at a time, filtered as the REST device list is (online, board, firmware, group, ' +
+          'tag, status, q). Pass nextCursor back as cursor for the next page.',
+        inputSchema: findDevicesInput,
+        outputSchema: deviceListView,
+        annotations: { title: 'Find devices', ...READ_ONLY },
+      },
+      (input) =>
+        guarded(this.logger, 'find_devices', async () => {
+          const { cursor: text, ...filters } = input;
+          const cursor = text === undefined ? undefined : cursorParam.safeParse(text);
+          if (cursor && !cursor.success) {
+            throw new ApiError(400, 'validation_failed', 'cursor: not a cursor this server returned');
+          }
+          const page = await this.devices.list({ ...filters, ...(cursor ? { cursor: cursor.data } : {}) });
+          const online = page.items.filter((d) => d.online).length;
+          return dataResult(
+            `${page.items.length} devices (${online} online)${page.nextCursor ? '; more: pass nextCursor as cursor' : ''}.`,
+            page,
+          );
+        }),
+    );
+
+    server.registerTool(
+      'get_device',
+      {
+        title: 'Read a device',
+        description:
+          "A device's presence (online now, last seen, its connection) and its last status readback " +
+          '(`self.get_device_status` as last recorded), firmware and catalog. Reads the records: the device is ' +
+          'not contacted (call `self.get_device_status` with call_device_tool for a fresh readback).',
+        inputSchema: deviceInput,
+        outputSchema: deviceView,
+        annotations: { title: 'Read a device', ...READ_ONLY },
+      },
+      ({ deviceId }) =>
+        guarded(this.logger, 'get_device', async () => {
+          const view = deviceViewOf(await this.devices.detail(deviceId));
+          return dataResult(presenceWords(view), view);
+        }),
+    );
+
+    server.registerTool(
+      'list_device_tools',
+      {
+        title: "A device's tools",
+        description:
+          'The tools an agent may call on this device (its current catalog, without the tools reserved to ' +
+          'people: user-only ones and those an operator marked sensitive), with their argument schemas.',
+        inputSchema: deviceInput,
+        outputSchema: deviceToolsView,
+        annotations: { title: "A device's tools", ...READ_ONLY },
+      },
+      ({ deviceId }) =>
+        guarded(this.logger, 'list_device_tools', async () => {
+          const view = await this.aiVisibleTools(deviceId);
+          const words = view.catalog
+            ? `${view.tools.length} tools on ${deviceId}: ${view.tools.map((t) => t.name).join(', ')}.`
+            : `${deviceId} has not been discovered yet: no tools are known.`;
+          return dataResult(words, view);
+        }),
+    );
+
+    server.registerTool(
+      'get_call',
+      {
+        title: 'Read a call',
+        description:
+          "A call's state, verdict (with what it lets you conclude and why it was reached) and the summary of " +
+          'its five evidence rows; `evidence: "full"` adds the rows themselves.',
+        inputSchema: getCallInput,
+        outputSchema: callOutcomeSchema,
+        annotations: { title: 'Read a call', ...READ_ONLY },
+      },
+      ({ callId, evidence }) =>
+        guarded(this.logger, 'get_call', async () => {
+          const outcome = callOutcome(await this.calls.get(callId), evidence === 'full');
+          return dataResult(outcomeWords(outcome), outcome);
+        }),
+    );
+  }
+
+  /** DESIGN §4: what the LLM would see; `system.reboot` and every gated tool stay out. */
+  private async aiVisibleTools(deviceId: string): Promise<DeviceToolsView> {
+    const catalog = await this.deviceTools.catalog(deviceId);
+    return {
+      deviceId,
+      catalog: catalog.catalog
+        ? {
+            version: catalog.catalog.version,
+            hash: catalog.catalog.hash,
+            discoveredAt: new Date(catalog.catalog.discoveredAt).toISOString(),
+          }
+        : null,
+      tools: catalog.tools
+        .filter((t) => !t.gated)
+        .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    };
+  }
+}
+
+function deviceViewOf(d: DeviceDetailRow): DeviceView {
+  const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+  return {
+    id: d.id,
+    status: d.status,
+    board: d.board,
+    boardName: d.boardName,
+    firmwareVersion: d.firmwareVersion,
+    chipModel: d.chipModel,
+    online: d.online,
+    lastSeenAt: iso(d.lastSeenAt),
+    lastBootAt: iso(d.lastBootAt),
+    connection: d.connection
+      ? { openedAt: iso(d.connection.openedAt)!, onlineAt: iso(d.connection.onlineAt) }
+      : null,
+    lastStatus: d.lastStatus ?? null,
+    lastStatusAt: iso(d.lastStatusAt),
+    catalog: d.catalog
+      ? {
+          version: d.catalog.version,
+          hash: d.catalog.hash,
+          toolCount: d.catalog.toolCount,
+          discoveredAt: iso(d.catalog.discoveredAt)!,
+        }
+      : null,
+    groups: d.groups.map((g) => g.name),
+    tags: d.tags,
+  };
+}
+
+function presenceWords(d: DeviceView): string {
+  const presence = d.online
+    ? `online (connected since ${d.connection?.onlineAt ?? d.connection?.openedAt ?? 'unknown'})`
+    : `offline (last seen ${d.lastSeenAt ?? 'never'})`;
+  const status = d.lastStatusAt ? `last status readback at ${d.lastStatusAt}` : 'no status readback yet';
+  return `${d.id} (${d.status}) is ${presence}; firmware ${d.firmwareVersion ?? 'unknown'}; ${status}.`;
+}

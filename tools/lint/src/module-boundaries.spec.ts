@@ -25,7 +25,8 @@ const PROBES = [
   {
     why: 'an app may not import another app through its index either (only tools/e2e may)',
     path: 'apps/admin-api/src/__boundary-probe__.ts',
-    source: "import { startOrchestrator } from '@fleet/orchestrator';\nexport const probe = startOrchestrator;\n",
+    source:
+      "import { startOrchestrator } from '@fleet/orchestrator';\nexport const probe = startOrchestrator;\n",
   },
   {
     why: "an app's production code may not use the simulator",

@@ -76,6 +76,36 @@ describe('the commit queue', () => {
     }
   });
 
+  it('resumes a chain from its numerically highest row when the head is not cached (seq 10 sorts after 9)', async () => {
+    const existing: Array<[string, string]> = [
+      ['0', 'parameters'],
+      ['0', 'response'],
+      ['1', 'parameters'],
+      ['1', 'response'],
+    ];
+    for (const [i, [call, stage]] of existing.entries()) {
+      const seq = 7 + i;
+      await pool.query(
+        `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash)
+         VALUES ($1, $2, $3, $4, '{}', $5, $6)`,
+        [`00000000-0000-4000-8000-00000000000${call}`, device, stage, seq, `h${seq - 1}`, `h${seq}`],
+      );
+    }
+    // A fresh queue has no cached head, as after a restart or a partition takeover.
+    const fresh = new CommitQueue(pool, 'replica-1', (p) => leases.get(p), {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    await fresh.submit(partition, (tx) =>
+      tx.appendEvidence('00000000-0000-4000-8000-000000000002', device, [{ stage: 'effect', payload: {} }]),
+    );
+    const { rows } = await pool.query<{ seq: string; prev_hash: string }>(
+      'SELECT seq::text AS seq, prev_hash FROM evidence WHERE device_id = $1 ORDER BY evidence.seq DESC LIMIT 1',
+      [device],
+    );
+    expect(rows[0]).toEqual({ seq: '11', prev_hash: 'h10' });
+  });
+
   it('refuses to write for a partition whose lease another replica has taken', async () => {
     const stale = new CommitQueue(pool, 'replica-1', (p) => leases.get(p), {
       maxConcurrentBatches: 1,

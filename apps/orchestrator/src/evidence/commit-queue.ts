@@ -197,7 +197,7 @@ export class CommitQueue {
 
   private async loadHead(client: PoolClient, deviceId: string): Promise<ChainHead> {
     const { rows } = await client.query<{ seq: string; hash: string }>(
-      'SELECT seq::text, hash FROM evidence WHERE device_id = $1 ORDER BY seq DESC LIMIT 1',
+      'SELECT seq::text, hash FROM evidence WHERE device_id = $1 ORDER BY evidence.seq DESC LIMIT 1',
       [deviceId],
     );
     const row = rows[0];

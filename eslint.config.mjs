@@ -2,6 +2,8 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // What each kind of project may import. Apps depend on libs only; the protocol lib on nothing with I/O.
@@ -32,6 +34,7 @@ const scopeConstraints = [
   { sourceTag: 'scope:admin', onlyDependOnLibsWithTags: ['scope:shared', 'scope:admin'] },
   { sourceTag: 'scope:sim', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sim'] },
   { sourceTag: 'scope:bench', onlyDependOnLibsWithTags: ['scope:shared', 'scope:sim', 'scope:bench'] },
+  { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared', 'scope:console'] },
   { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['*'] },
 ];
 const boundaries = (extra = [], allow = []) => [
@@ -48,14 +51,7 @@ const boundaries = (extra = [], allow = []) => [
 
 export default tseslint.config(
   {
-    ignores: [
-      '**/dist/**',
-      '**/node_modules/**',
-      'libs/db/src/generated/**',
-      'coverage/**',
-      '.nx/**',
-      'apps/console/**',
-    ],
+    ignores: ['**/dist/**', '**/node_modules/**', 'libs/db/src/generated/**', 'coverage/**', '.nx/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -118,6 +114,39 @@ export default tseslint.config(
       'tools/build/**',
     ],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The web console runs in a browser: its own TypeScript program (DOM, JSX), React's hook rules, and only
+    // *types* from @fleet/domain (its values would bring zod and node:crypto into the bundle).
+    files: ['apps/console/src/**/*.{ts,tsx}', 'apps/console/vite.config.ts'],
+    languageOptions: {
+      globals: globals.browser,
+      parserOptions: {
+        project: ['./apps/console/tsconfig.json', './apps/console/tsconfig.spec.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs['recommended-latest'].rules,
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@fleet/domain',
+              allowTypeImports: true,
+              message: 'the console imports only types from it',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Its unit tests check the console's copies of the platform's vocabularies against the lib's own values.
+    files: ['apps/console/src/**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Compiles apps/, libs/ and tools/ to dist/ with SWC (type-checking is `npm run typecheck`).
 // Tests and test helpers are left out: dist/ is what the container image runs.
+// The web console (apps/console) is bundled by Vite into dist/apps/console (build-console.js).
 const fs = require('node:fs');
 const path = require('node:path');
 const swc = require('@swc/core');
+const { buildConsole } = require('./build-console');
 const { root, swcOptions } = require('./swc-options');
 
 const SOURCE_DIRS = ['apps', 'libs', 'tools'];
@@ -47,6 +49,8 @@ async function main() {
     }),
   );
   console.log(`build: ${files.length} files to dist/ in ${Date.now() - started} ms`);
+  const web = await buildConsole();
+  console.log(`build: console ${web.built ? 'bundled' : 'up to date'} in ${web.ms} ms`);
 }
 
 main().catch((err) => {

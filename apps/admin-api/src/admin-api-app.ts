@@ -5,6 +5,7 @@ import type { StopFunction } from '@fleet/runtime';
 import type { Logger, Registry } from '@fleet/telemetry';
 import { apiControllers, AppModule } from './app.module';
 import type { AdminApiConfig } from './config';
+import { registerConsole } from './console/serve-console';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { registerRequestTelemetry } from './http/request-telemetry';
 import { METRICS_REGISTRY } from './infra/tokens';
@@ -40,6 +41,7 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'metrics'] });
   await registerDocs(app, document);
+  registerConsole(app, logger); // the web console at `/`, when built
   app.enableShutdownHooks([]); // signals are handled by runService, which calls stop()
   await app.listen(config.HTTP_PORT, config.BIND_HOST);
   const address = app.getHttpServer().address();

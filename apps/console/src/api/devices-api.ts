@@ -1,0 +1,30 @@
+import { request } from './http';
+import type {
+  CallCreated,
+  CatalogDiff,
+  CatalogVersion,
+  Connection,
+  DeviceCatalog,
+  DeviceDetail,
+  DeviceFilters,
+  DeviceSummary,
+  Page,
+} from './types';
+
+export const devicesApi = {
+  /** A page of the fleet (keyset cursor: fast at any size). */
+  list: (filters: DeviceFilters, limit: number, cursor?: string, signal?: AbortSignal) =>
+    request<Page<DeviceSummary>>('GET', '/devices', {
+      query: { ...filters, limit, cursor },
+      ...(signal ? { signal } : {}),
+    }),
+  get: (id: string) => request<DeviceDetail>('GET', `/devices/${encodeURIComponent(id)}`),
+  presence: (id: string, limit = 20) =>
+    request<Page<Connection>>('GET', `/devices/${encodeURIComponent(id)}/presence`, { query: { limit } }),
+  tools: (id: string) => request<DeviceCatalog>('GET', `/devices/${encodeURIComponent(id)}/tools`),
+  catalogs: (id: string) => request<CatalogVersion[]>('GET', `/devices/${encodeURIComponent(id)}/catalogs`),
+  catalogDiff: (id: string, from: number, to: number) =>
+    request<CatalogDiff>('GET', `/devices/${encodeURIComponent(id)}/catalogs/diff`, { query: { from, to } }),
+  call: (id: string, body: { tool: string; arguments: Record<string, unknown>; reason?: string }) =>
+    request<CallCreated>('POST', `/devices/${encodeURIComponent(id)}/calls`, { body, idempotent: true }),
+};

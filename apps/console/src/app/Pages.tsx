@@ -1,0 +1,39 @@
+import { useI18n } from '../i18n/i18n';
+import { ApprovalsPage } from '../pages/approvals/ApprovalsPage';
+import { AuditPage } from '../pages/audit/AuditPage';
+import { CallPage } from '../pages/call/CallPage';
+import { CampaignPage } from '../pages/campaigns/CampaignPage';
+import { CampaignsPage } from '../pages/campaigns/CampaignsPage';
+import { NewCampaignPage } from '../pages/campaigns/NewCampaignPage';
+import { DevicePage } from '../pages/device/DevicePage';
+import { DevicesPage } from '../pages/devices/DevicesPage';
+import { OverviewPage } from '../pages/overview/OverviewPage';
+import { usePathname } from './navigation';
+import { matchRoute } from './router';
+
+export function Pages() {
+  const route = matchRoute(usePathname());
+  const { t } = useI18n();
+  switch (route.name) {
+    case 'overview':
+      return <OverviewPage />;
+    case 'devices':
+      return <DevicesPage />;
+    case 'device':
+      return <DevicePage key={route.id} id={route.id} />;
+    case 'call':
+      return <CallPage key={route.id} id={route.id} />;
+    case 'approvals':
+      return <ApprovalsPage />;
+    case 'campaigns':
+      return <CampaignsPage />;
+    case 'campaign_new':
+      return <NewCampaignPage />;
+    case 'campaign':
+      return <CampaignPage key={route.id} id={route.id} />;
+    case 'audit':
+      return <AuditPage />;
+    case 'not_found':
+      return <p className="page">{t('common.not_found')}</p>;
+  }
+}

@@ -1,0 +1,22 @@
+import { matchRoute, paths } from './router';
+
+describe("the console's routes", () => {
+  it('matches every page, decoding a MAC in the path', () => {
+    expect(matchRoute('/')).toEqual({ name: 'overview' });
+    expect(matchRoute('/devices')).toEqual({ name: 'devices' });
+    expect(matchRoute(paths.device('a0:85:e3:f4:49:34'))).toEqual({
+      name: 'device',
+      id: 'a0:85:e3:f4:49:34',
+    });
+    expect(matchRoute('/calls/5e0f')).toEqual({ name: 'call', id: '5e0f' });
+    expect(matchRoute('/campaigns/new')).toEqual({ name: 'campaign_new' });
+    expect(matchRoute('/campaigns/abc')).toEqual({ name: 'campaign', id: 'abc' });
+    expect(matchRoute('/audit/')).toEqual({ name: 'audit' });
+  });
+
+  it('knows a path it has no page for', () => {
+    expect(matchRoute('/calls')).toEqual({ name: 'not_found' });
+    expect(matchRoute('/devices/a/b')).toEqual({ name: 'not_found' });
+    expect(matchRoute('/nowhere')).toEqual({ name: 'not_found' });
+  });
+});

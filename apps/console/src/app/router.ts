@@ -1,0 +1,48 @@
+// Routes of the console: pure matching (unit-tested), the React side is in navigation.tsx.
+
+export type Route =
+  | { name: 'overview' }
+  | { name: 'devices' }
+  | { name: 'device'; id: string }
+  | { name: 'call'; id: string }
+  | { name: 'approvals' }
+  | { name: 'campaigns' }
+  | { name: 'campaign_new' }
+  | { name: 'campaign'; id: string }
+  | { name: 'audit' }
+  | { name: 'not_found' };
+
+export function matchRoute(pathname: string): Route {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const [first, second, ...rest] = parts;
+  if (rest.length > 0) return { name: 'not_found' };
+  switch (first) {
+    case undefined:
+      return { name: 'overview' };
+    case 'devices':
+      return second === undefined ? { name: 'devices' } : { name: 'device', id: second };
+    case 'calls':
+      return second === undefined ? { name: 'not_found' } : { name: 'call', id: second };
+    case 'approvals':
+      return second === undefined ? { name: 'approvals' } : { name: 'not_found' };
+    case 'campaigns':
+      if (second === undefined) return { name: 'campaigns' };
+      return second === 'new' ? { name: 'campaign_new' } : { name: 'campaign', id: second };
+    case 'audit':
+      return second === undefined ? { name: 'audit' } : { name: 'not_found' };
+    default:
+      return { name: 'not_found' };
+  }
+}
+
+export const paths = {
+  overview: () => '/',
+  devices: () => '/devices',
+  device: (id: string) => `/devices/${encodeURIComponent(id)}`,
+  call: (id: string) => `/calls/${encodeURIComponent(id)}`,
+  approvals: () => '/approvals',
+  campaigns: () => '/campaigns',
+  newCampaign: () => '/campaigns/new',
+  campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
+  audit: () => '/audit',
+};

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { reportsApi } from '../../api/reports-api';
+import type { IntegrityReport } from '../../api/types';
+import { Link } from '../../app/navigation';
+import { paths } from '../../app/router';
+import { Card } from '../../components/Card';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useI18n } from '../../i18n/i18n';
+
+/** Re-walks every device's evidence hash chain on request (it reads every row, so it is not run on load). */
+export function IntegrityCard() {
+  const { t, number } = useI18n();
+  const [result, setResult] = useState<IntegrityReport>();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const check = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setResult(await reportsApi.integrity());
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card
+      title={t('integrity.title')}
+      actions={
+        <button onClick={() => void check()} disabled={busy}>
+          {t('integrity.check')}
+        </button>
+      }
+    >
+      <p className="muted small">{t('integrity.hint')}</p>
+      <ErrorNote error={error} />
+      {result && (
+        <div data-testid="integrity-result" data-ok={result.ok}>
+          <p className={result.ok ? 'tone-good-text' : 'error-note'}>
+            {result.ok ? t('integrity.ok') : t('integrity.broken', { n: result.broken.length })}{' '}
+            {t('integrity.checked', {
+              devices: number(result.checkedDevices),
+              rows: number(result.checkedRows),
+              heads: number(result.checkedHeads),
+            })}
+          </p>
+          {result.broken.map((b) => (
+            <p key={b.evidenceId} className="error-note">
+              <span className="mono">{b.deviceId}</span> #{b.seq} ({t(`stage.${b.stage}`)}) — {b.problem}:{' '}
+              {b.detail} <Link to={paths.call(b.callId)}>{t('approvals.open_call')}</Link>
+            </p>
+          ))}
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { campaignsApi } from '../../api/campaigns-api';
+import type { Progress } from '../../api/types';
+import { Link } from '../../app/navigation';
+import { paths } from '../../app/router';
+import { Badge } from '../../components/Badge';
+import { Card } from '../../components/Card';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Loading } from '../../components/Loading';
+import { CAMPAIGN_TONE } from '../../domain/constants';
+import { useAsync } from '../../hooks/useAsync';
+import { useEvents, useLiveReload } from '../../hooks/useEvents';
+import { useI18n } from '../../i18n/i18n';
+import { CampaignControls } from './CampaignControls';
+import { CampaignProgress } from './CampaignProgress';
+import { CampaignSpecFacts } from './CampaignSpecFacts';
+import { CampaignTargets } from './CampaignTargets';
+
+/** One campaign: its progress by device state (live), its settings, and pause/resume/cancel. */
+export function CampaignPage({ id }: { id: string }) {
+  const { t } = useI18n();
+  const campaign = useAsync(() => campaignsApi.get(id), [id]);
+  const [live, setLive] = useState<Partial<Progress>>();
+  useEvents(['campaign'], (e) => {
+    if (e.campaignId === id && e.counts) setLive(e.counts);
+  });
+  useLiveReload(
+    ['campaign'],
+    (e) => e.campaignId === id && e.state !== campaign.data?.state,
+    campaign.reload,
+    300,
+  );
+  useLiveReload(['approval'], (e) => e.campaignId === id, campaign.reload, 300);
+  if (campaign.error) return <ErrorNote error={campaign.error} />;
+  const c = campaign.data;
+  if (!c) return <Loading />;
+  const counts = { ...c.progress, ...live };
+  return (
+    <div data-page="campaign" data-campaign-state={c.state}>
+      <header className="page-head">
+        <h1>
+          {c.name}{' '}
+          <Badge tone={CAMPAIGN_TONE[c.state]}>
+            <span data-testid="campaign-state">{t(`campaign.state.${c.state}`)}</span>
+          </Badge>
+        </h1>
+        {c.stateReason && <p className="explanation">{c.stateReason}</p>}
+        {c.state === 'awaiting_approval' && (
+          <p className="note">
+            {t('campaign.awaiting_approval')} <Link to={paths.approvals()}>{t('nav.approvals')}</Link>
+          </p>
+        )}
+        <CampaignControls campaign={c} onChanged={campaign.reload} />
+      </header>
+      <Card title={t('campaign.progress_total', { n: counts.total ?? 0 })}>
+        <CampaignProgress counts={counts} />
+      </Card>
+      <div className="grid two">
+        <CampaignSpecFacts campaign={c} />
+        <CampaignTargets id={id} />
+      </div>
+    </div>
+  );
+}

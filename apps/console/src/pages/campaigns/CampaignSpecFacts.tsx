@@ -1,0 +1,52 @@
+import type { CampaignView } from '../../api/types';
+import { Card } from '../../components/Card';
+import { Facts } from '../../components/Facts';
+import { JsonBlock } from '../../components/JsonBlock';
+import { DateTime } from '../../components/Time';
+import { useI18n } from '../../i18n/i18n';
+
+export function CampaignSpecFacts({ campaign: c }: { campaign: CampaignView }) {
+  const { t } = useI18n();
+  const action = c.action;
+  return (
+    <Card title={t('campaign.settings')}>
+      <Facts
+        items={[
+          [t('campaign.selector'), <JsonBlock value={c.selector} />],
+          [
+            t('campaign.action'),
+            action.kind === 'tool' ? (
+              <>
+                <code>{action.tool}</code> <JsonBlock value={action.arguments} />
+              </>
+            ) : action.kind === 'firmware' ? (
+              `${t('campaign.action.firmware')} (${t(`campaign.via.${action.via}`)})`
+            ) : (
+              t('campaign.action.reboot')
+            ),
+          ],
+          [
+            t('campaign.rollout'),
+            t('campaign.rollout_summary', {
+              batch: c.rollout.batchSize,
+              inflight: c.rollout.maxInFlight,
+              rate: c.rollout.ratePerMinute ?? '∞',
+            }),
+          ],
+          [
+            t('campaign.abort_rule'),
+            t('campaign.abort_hint', {
+              percent: Math.round(c.abortRule.failureRate * 100),
+              min: c.abortRule.minDevices,
+            }),
+          ],
+          [t('campaign.deviceTimeoutS'), `${c.deviceTimeoutS} s`],
+          [t('campaign.retries'), c.retries],
+          [t('campaign.created'), <DateTime at={c.createdAt} />],
+          [t('campaign.started'), <DateTime at={c.startedAt} />],
+          [t('campaign.finished'), <DateTime at={c.finishedAt} />],
+        ]}
+      />
+    </Card>
+  );
+}

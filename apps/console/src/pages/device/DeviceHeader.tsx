@@ -1,0 +1,46 @@
+import type { DeviceDetail } from '../../api/types';
+import { Badge } from '../../components/Badge';
+import { Facts } from '../../components/Facts';
+import { Ago, DateTime } from '../../components/Time';
+import { useI18n } from '../../i18n/i18n';
+
+export function DeviceHeader({ device }: { device: DeviceDetail }) {
+  const { t } = useI18n();
+  return (
+    <header className="page-head">
+      <h1>
+        <span className="mono">{device.id}</span>{' '}
+        <Badge tone={device.online ? 'good' : 'neutral'}>
+          <span data-testid="device-presence">
+            {device.online ? t('device.online') : t('device.offline')}
+          </span>
+        </Badge>{' '}
+        {device.status !== 'active' && <Badge tone="bad">{t(`device.status.${device.status}`)}</Badge>}
+      </h1>
+      <Facts
+        items={[
+          [
+            t('device.board'),
+            `${device.board ?? '—'}${device.boardName && device.boardName !== device.board ? ` (${device.boardName})` : ''}`,
+          ],
+          [t('device.firmware'), <span data-testid="device-firmware">{device.firmwareVersion ?? '—'}</span>],
+          [t('device.chip'), device.chipModel ?? '—'],
+          [t('device.client_id'), <span className="mono">{device.clientId}</span>],
+          [t('device.last_seen'), <Ago at={device.lastSeenAt} />],
+          [t('device.last_boot'), <DateTime at={device.lastBootAt} />],
+          [
+            t('device.catalog'),
+            device.catalog
+              ? t('device.catalog_version', {
+                  version: device.catalog.version,
+                  tools: device.catalog.toolCount,
+                })
+              : '—',
+          ],
+          [t('device.groups'), device.groups.map((g) => g.name).join(', ') || '—'],
+          [t('device.tag'), device.tags.join(', ') || '—'],
+        ]}
+      />
+    </header>
+  );
+}

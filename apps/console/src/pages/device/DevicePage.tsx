@@ -1,0 +1,42 @@
+import { devicesApi } from '../../api/devices-api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Loading } from '../../components/Loading';
+import { useAsync } from '../../hooks/useAsync';
+import { useLiveReload } from '../../hooks/useEvents';
+import { useI18n } from '../../i18n/i18n';
+import { CallForm } from './CallForm';
+import { CallTimeline } from './CallTimeline';
+import { CatalogVersions } from './CatalogVersions';
+import { DeviceHeader } from './DeviceHeader';
+import { LastStatus } from './LastStatus';
+import { PresenceHistory } from './PresenceHistory';
+import { ToolCatalog } from './ToolCatalog';
+
+export function DevicePage({ id }: { id: string }) {
+  const { t } = useI18n();
+  const device = useAsync(() => devicesApi.get(id), [id]);
+  const catalog = useAsync(() => devicesApi.tools(id), [id]);
+  useLiveReload(['presence', 'catalog'], (e) => e.deviceId === id, device.reload);
+  useLiveReload(['catalog'], (e) => e.deviceId === id, catalog.reload);
+  // A finished read of the status refreshes the last status shown.
+  useLiveReload(['call'], (e) => e.deviceId === id && e.verdict !== undefined, device.reload, 1500);
+  if (device.error) return <ErrorNote error={device.error} />;
+  if (!device.data) return <Loading />;
+  return (
+    <div data-page="device">
+      <DeviceHeader device={device.data} />
+      <div className="grid three">
+        <CallForm deviceId={id} catalog={catalog.data} online={device.data.online} />
+        <LastStatus device={device.data} />
+        <CallTimeline deviceId={id} />
+      </div>
+      <ErrorNote error={catalog.error} />
+      {catalog.data && <ToolCatalog catalog={catalog.data} />}
+      <div className="grid two">
+        <PresenceHistory deviceId={id} />
+        <CatalogVersions deviceId={id} />
+      </div>
+      <p className="muted">{t('device.catalog_note')}</p>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import type { DeviceFilters } from '../../api/types';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useI18n } from '../../i18n/i18n';
+import { filtersFromSearch, filtersToSearch } from './device-filters';
+import { DeviceFiltersBar } from './DeviceFiltersBar';
+import { DeviceTable } from './DeviceTable';
+import { useDevicePages } from './useDevicePages';
+import { useDebounced } from '../../hooks/useDebounced';
+
+export function DevicesPage() {
+  const { t, number } = useI18n();
+  const [filters, setFilters] = useState<DeviceFilters>(() => filtersFromSearch(location.search));
+  const settled = useDebounced(filters, 250);
+  useEffect(() => {
+    history.replaceState(null, '', `${location.pathname}${filtersToSearch(settled)}`);
+  }, [settled]);
+  const pages = useDevicePages(settled);
+  return (
+    <div data-page="devices">
+      <h1>{t('devices.title')}</h1>
+      <DeviceFiltersBar filters={filters} onChange={setFilters} />
+      <p className="muted" data-testid="device-count">
+        {pages.hasMore
+          ? t('devices.shown_more', { n: number(pages.items.length) })
+          : t('devices.shown_all', { n: number(pages.items.length) })}
+      </p>
+      <ErrorNote error={pages.error} />
+      {/* A new filter starts at the top of a new list. */}
+      <DeviceTable key={JSON.stringify(settled)} pages={pages} />
+    </div>
+  );
+}

@@ -31,6 +31,8 @@ import { createOrchestratorMetrics, registerQueueDepth } from './orchestrator-me
 export interface OrchestratorHandle {
   ports: { http: number };
   partitions: PartitionManager;
+  /** What this replica knows of its devices (presence, catalog), as its calls see it. */
+  devices: DeviceRegistry;
   stop: StopFunction;
 }
 
@@ -60,7 +62,15 @@ export async function startOrchestrator(
     });
     stack.push('mqtt', () => closeMqtt(mqtt));
 
-    const leases = new LeaseStore(pool, config.REPLICA_ID, config.LEASE_TTL_MS);
+    // Leases renew on connections of their own: queued behind a saturated pipeline's queries (a fleet-wide call
+    // or a discovery storm fills all 20), a renewal missed its TTL and the replica dropped its own partitions,
+    // abandoning every call in flight (issue 9's benchmark found it).
+    const leasePool = createPgPool(config.DATABASE_URL, {
+      max: 2,
+      onError: (err) => logger.warn({ err }, 'postgres lease pool error'),
+    });
+    stack.push('postgres (leases)', () => leasePool.end());
+    const leases = new LeaseStore(leasePool, config.REPLICA_ID, config.LEASE_TTL_MS);
     const partitions = new PartitionManager(leases, config.LEASE_RENEW_MS, logger);
     const devices = new DeviceRegistry((p) => partitions.leaseOf(p) !== undefined);
     const commits = new CommitQueue(pool, config.REPLICA_ID, (p) => partitions.leaseOf(p), {
@@ -190,7 +200,7 @@ export async function startOrchestrator(
       },
       'orchestrator listening',
     );
-    return { ports: { http: httpPort }, partitions, stop: stack.stopAll };
+    return { ports: { http: httpPort }, partitions, devices, stop: stack.stopAll };
   } catch (err) {
     await stack.stopAll();
     throw err;

@@ -96,6 +96,9 @@ describe('the call pipeline through the real broker', () => {
       async () =>
         (await p.sql.query('SELECT online FROM device WHERE id = $1', [device.mac])).rows[0].online === false,
     );
+    // The orchestrator learns presence from the broker's event, which may come after the row changed: a call
+    // sent before it arrives goes out and ends no_response, rightly, which is not this case.
+    await waitFor(() => p.orchestrators[0]!.devices.get(device.mac)?.online === false);
     const callId = await p.call({
       device,
       tool: 'self.get_device_status',
@@ -112,6 +115,32 @@ describe('the call pipeline through the real broker', () => {
       'response',
       'effect',
     ]);
+  });
+
+  it('settles a call left "sending" by a step that lost its lease, once no reply can still come', async () => {
+    const device = await p.device();
+    await device.stop();
+    const callId = await p.call({
+      device,
+      tool: 'self.get_device_status',
+      origin: 'operator',
+      operatorId: operator,
+      deliveryDeadlineMs: 600_000,
+    });
+    await waitFor(
+      async () =>
+        (await p.sql.query('SELECT state FROM call WHERE id = $1', [callId])).rows[0].state ===
+        'waiting_for_device',
+    );
+    // What a replica that lost and retook the partition leaves behind: the row says sent, nobody runs it.
+    await p.sql.query(
+      `UPDATE call SET state = 'sending', jsonrpc_id = 77, sent_at = now() - interval '10 minutes' WHERE id = $1`,
+      [callId],
+    );
+    const call = await p.waitVerdict(callId);
+    expect(call.verdict).toBe('no_response');
+    const response = (await p.evidence(callId)).find((r) => r.stage === 'response')!.payload;
+    expect(response).toMatchObject({ outcome: 'no_reply' });
   });
 
   it('refuses out-of-range or coercible arguments as invalid_arguments before anything reaches the device', async () => {

@@ -109,7 +109,11 @@ export class CallRepository {
            OR (c.state = 'queued' AND c.created_at < now() - interval '5 seconds')
            OR (c.state = 'awaiting_approval' AND (a.id IS NULL OR a.state <> 'pending' OR a.expires_at < now()))
            OR (c.state = 'finished' AND c.cancelled_by IS NOT NULL)
-           OR (c.state = 'verifying' AND c.effect_deadline_at < now()))
+           OR (c.state = 'verifying' AND c.effect_deadline_at < now())
+           -- a wake-up lost with a lease: a replica that lost its partition and took it back while the call's
+           -- old step still ran skipped it then; long past any reply and readback it is settled from its row
+           OR (c.state IN ('sending', 'sent')
+               AND c.sent_at < now() - make_interval(secs => c.reply_timeout_ms * 3 / 1000.0 + 30)))
         ORDER BY c.created_at
         LIMIT 2000`,
       [partitions, includeAll],

@@ -16,11 +16,17 @@ export class LeaseStore {
     private readonly ttlMs: number,
   ) {}
 
-  /** Takes the lease when it is free or expired; renews it when this holder has it already. */
+  /**
+   * Takes the lease when it is free or expired; renews it when this holder has it already. The row is first
+   * locked FOR UPDATE, which waits for every commit batch still writing under the lease (they hold it FOR KEY
+   * SHARE, which a plain UPDATE would not wait for): a new owner starts only after the old one's last write.
+   */
   async acquire(name: string): Promise<Lease | undefined> {
     const { rows } = await this.pool.query<{ token: string }>(
-      `INSERT INTO service_lease (name, holder, token, expires_at)
-       VALUES ($1, $2, 1, now() + make_interval(secs => $3::double precision / 1000))
+      `WITH fence AS (SELECT name FROM service_lease WHERE name = $1 FOR UPDATE)
+       INSERT INTO service_lease (name, holder, token, expires_at)
+       SELECT $1::text, $2::text, 1, now() + make_interval(secs => $3::double precision / 1000)
+         FROM (SELECT count(*) FROM fence) AS f
        ON CONFLICT (name) DO UPDATE
          SET holder = EXCLUDED.holder,
              token = CASE WHEN service_lease.holder = EXCLUDED.holder THEN service_lease.token ELSE service_lease.token + 1 END,

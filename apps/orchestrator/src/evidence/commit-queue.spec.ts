@@ -106,6 +106,40 @@ describe('the commit queue', () => {
     expect(rows[0]).toEqual({ seq: '11', prev_hash: 'h10' });
   });
 
+  it('chains onto the committed head when another transaction took the seq its cached head led to', async () => {
+    const queue = new CommitQueue(pool, 'replica-1', (p) => leases.get(p), {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    const callId = '00000000-0000-4000-8000-00000000000a';
+    await pool.query(
+      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at) VALUES ($1, $2, $3, 't', '{}', 'operator', now())`,
+      [callId, device, partition],
+    );
+    await queue.submit(partition, (tx) =>
+      tx.appendEvidence(callId, device, [{ stage: 'parameters', payload: {} }]),
+    );
+    const head = await pool.query<{ seq: string; hash: string }>(
+      'SELECT seq::text AS seq, hash FROM evidence WHERE device_id = $1 ORDER BY evidence.seq DESC LIMIT 1',
+      [device],
+    );
+    const taken = BigInt(head.rows[0]!.seq) + 1n;
+    // Another batch extends the chain behind this queue's back: its cached head is now one row short.
+    await pool.query(
+      `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash)
+       VALUES ($1, $2, 'response', $3, '{}', $4, 'h-other')`,
+      [callId, device, taken.toString(), head.rows[0]!.hash],
+    );
+    await queue.submit(partition, (tx) =>
+      tx.appendEvidence(callId, device, [{ stage: 'effect', payload: {} }]),
+    );
+    const { rows } = await pool.query<{ seq: string; prev_hash: string }>(
+      `SELECT seq::text AS seq, prev_hash FROM evidence WHERE call_id = $1 AND stage = 'effect'`,
+      [callId],
+    );
+    expect(rows).toEqual([{ seq: (taken + 1n).toString(), prev_hash: 'h-other' }]);
+  });
+
   it('refuses to write for a partition whose lease another replica has taken', async () => {
     const stale = new CommitQueue(pool, 'replica-1', (p) => leases.get(p), {
       maxConcurrentBatches: 1,
@@ -126,6 +160,89 @@ describe('the commit queue', () => {
     ).rejects.toBeInstanceOf(LeaseLostError);
     const after = await pool.query('SELECT count(*)::int AS n FROM evidence');
     expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it("lets the holder renew while a batch writes under its lease, and makes a takeover wait for the batch's commit", async () => {
+    const name = partitionLeaseName(partition);
+    await pool.query(`UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = $1`, [
+      name,
+    ]);
+    const holder = new LeaseStore(pool, 'replica-3', 10_000);
+    const lease = (await holder.acquire(name))!;
+    const queue = new CommitQueue(pool, 'replica-3', () => lease, {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    const callId = '00000000-0000-4000-8000-000000000009';
+    await pool.query(
+      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at) VALUES ($1, $2, $3, 't', '{}', 'operator', now())`,
+      [callId, device, partition],
+    );
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered!: () => void;
+    const inBatch = new Promise<void>((resolve) => (entered = resolve));
+    const write = queue.submit(partition, async (tx) => {
+      entered();
+      await gate; // the batch holds its lease lock until the test opens the gate
+      await tx.appendEvidence(callId, device, [{ stage: 'parameters', payload: {} }]);
+    });
+    await inBatch;
+    // With the batch still open: a renewal that waited for it would never return (the test would time out).
+    expect(await holder.renew([lease])).toEqual(new Set([name]));
+
+    await pool.query(`UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = $1`, [
+      name,
+    ]);
+    const order: string[] = [];
+    const takeover = new LeaseStore(pool, 'replica-4', 10_000)
+      .acquire(name)
+      .then((taken) => (order.push('taken'), taken));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // room for a takeover that does not wait
+    order.push('batch released');
+    open();
+    await write;
+    expect(await takeover).toMatchObject({ name });
+    expect(order).toEqual(['batch released', 'taken']);
+  });
+
+  it("writes a batch's evidence in one statement, and a unit whose rows cannot be written fails alone", async () => {
+    const name = partitionLeaseName(partition);
+    await pool.query(`UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = $1`, [
+      name,
+    ]);
+    const lease = (await new LeaseStore(pool, 'replica-5', 10_000).acquire(name))!;
+    const queue = new CommitQueue(pool, 'replica-5', () => lease, {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    const good = '00000000-0000-4000-8000-000000000008';
+    const unknown = '00000000-0000-4000-8000-0000000000ff'; // no such call: its rows break the foreign key
+    await pool.query(
+      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at) VALUES ($1, $2, $3, 't', '{}', 'operator', now())`,
+      [good, device, partition],
+    );
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const first = queue.submit(partition, () => gate); // holds the only batch slot, so the next two share a batch
+    const bad = queue.submit(partition, (tx) =>
+      tx.appendEvidence(unknown, device, [{ stage: 'effect', payload: { n: 1 } }]),
+    );
+    const fine = queue.submit(partition, (tx) =>
+      tx.appendEvidence(good, device, [
+        { stage: 'discovery', payload: { n: 2 } },
+        { stage: 'effect', payload: { n: 3 } },
+      ]),
+    );
+    open();
+    await first;
+    await expect(bad).rejects.toThrow(/foreign key/);
+    await fine;
+    const { rows } = await pool.query<{ call_id: string; n: number }>(
+      'SELECT call_id, count(*)::int AS n FROM evidence WHERE call_id = ANY($1::uuid[]) GROUP BY call_id',
+      [[good, unknown]],
+    );
+    expect(rows).toEqual([{ call_id: good, n: 2 }]);
   });
 });
 

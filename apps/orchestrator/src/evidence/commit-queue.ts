@@ -34,11 +34,35 @@ interface ChainHead {
   hash: string;
 }
 
+/** How often a unit is run again after another batch took the seq it chained onto (a few suffice: see commitAlone). */
+const CHAIN_CONFLICT_ATTEMPTS = 5;
+
+/** A unique violation on (device_id, seq): another transaction extended the device's chain first. */
+function isChainConflict(err: unknown): boolean {
+  const pg = err as { code?: string; constraint?: string };
+  return pg.code === '23505' && pg.constraint === 'evidence_device_id_seq_key';
+}
+
+/** An evidence row chained and waiting for its batch's single INSERT. */
+interface ChainedRow {
+  callId: string;
+  deviceId: string;
+  stage: EvidenceStage;
+  seq: string;
+  payload: string;
+  prevHash: string;
+  hash: string;
+  createdAt: string;
+}
+
 /**
  * Group commit (DESIGN §6): the steps of many concurrent calls share one transaction, and each caller goes on
  * only once its step is committed, so batching costs no durability. Every batch first locks the leases of the
- * partitions it writes for (FOR SHARE): a replica that lost a lease cannot write, and nobody can take a lease
- * while a batch under it is being committed. Evidence is chained per device in the order it is appended.
+ * partitions it writes for (FOR KEY SHARE): a replica that lost a lease cannot write, and nobody can take a lease
+ * while a batch under it is being committed (a takeover locks the row FOR UPDATE first, see LeaseStore.acquire).
+ * KEY SHARE rather than SHARE so that the holder's own renewals, plain UPDATEs, never wait for batches: under a
+ * saturated pipeline the batches overlap without a gap, and a renewal waiting for a gap missed its TTL.
+ * Evidence is chained per device in the order it is appended.
  */
 export class CommitQueue {
   private queue: Pending<unknown>[] = [];
@@ -82,21 +106,25 @@ export class CommitQueue {
       outcomes.forEach((o, i) => (o.ok ? batch[i]!.resolve(o.value) : batch[i]!.reject(o.error)));
     } catch {
       // One unit broke the shared transaction: run each on its own so the others still commit.
-      if (batch.length === 1) {
-        await this.transaction(batch).then(
-          ([o]) => (o!.ok ? batch[0]!.resolve(o!.value) : batch[0]!.reject(o!.error)),
-          (err: unknown) => batch[0]!.reject(err),
-        );
-      } else {
-        for (const unit of batch) {
-          await this.transaction([unit]).then(
-            ([o]) => (o!.ok ? unit.resolve(o!.value) : unit.reject(o!.error)),
-            (err: unknown) => unit.reject(err),
-          );
-        }
-      }
+      for (const unit of batch) await this.commitAlone(unit);
     } finally {
       this.options.latency?.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * One unit in a transaction of its own. Two batches in flight may both extend one device's chain from the same
+   * cached head; the second then meets the first's seq in the unique index (Postgres makes it wait for the first
+   * to commit), its cached heads are dropped, and it is run again on the heads as committed.
+   */
+  private async commitAlone(unit: Pending<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [o] = await this.transaction([unit]);
+        return o!.ok ? unit.resolve(o!.value) : unit.reject(o!.error);
+      } catch (err) {
+        if (!isChainConflict(err) || attempt >= CHAIN_CONFLICT_ATTEMPTS) return unit.reject(err);
+      }
     }
   }
 
@@ -106,6 +134,7 @@ export class CommitQueue {
   ): Promise<({ ok: true; value: unknown } | { ok: false; error: unknown })[]> {
     const client = await this.pool.connect();
     const tentative = new Map<string, ChainHead>();
+    const rows: ChainedRow[] = [];
     try {
       await client.query('BEGIN');
       const valid = await this.lockLeases(client, batch);
@@ -116,13 +145,17 @@ export class CommitQueue {
           continue;
         }
         // A unit that throws aborts the transaction: the caller retries the batch unit by unit.
-        outcomes.push({ ok: true, value: await unit.run(this.tx(client, tentative)) });
+        outcomes.push({ ok: true, value: await unit.run(this.tx(client, tentative, rows)) });
       }
+      // Every unit's evidence in one statement (issue 9: one INSERT per unit cost Postgres twice the CPU per row).
+      // Nothing reads evidence back inside a batch, and a failing insert fails the batch, retried unit by unit.
+      await insertEvidence(client, rows);
       await client.query('COMMIT');
       for (const [device, head] of tentative) this.heads.set(device, head);
       return outcomes;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
+      if (isChainConflict(err)) for (const device of tentative.keys()) this.heads.delete(device);
       throw err;
     } finally {
       client.release();
@@ -140,14 +173,14 @@ export class CommitQueue {
     const { rows } = await client.query<{ name: string }>(
       `SELECT name FROM service_lease
         WHERE holder = $1 AND expires_at > now() AND (name, token) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))
-        FOR SHARE`,
+        FOR KEY SHARE`,
       [this.holder, list.map(([, l]) => l.name), list.map(([, l]) => l.token)],
     );
     const names = new Set(rows.map((r) => r.name));
     return new Set(list.filter(([, l]) => names.has(l.name)).map(([p]) => p));
   }
 
-  private tx(client: PoolClient, tentative: Map<string, ChainHead>): UnitTx {
+  private tx(client: PoolClient, tentative: Map<string, ChainHead>, batchRows: ChainedRow[]): UnitTx {
     return {
       query: (sql, params) => client.query(sql, params),
       appendEvidence: async (callId, deviceId, rows) => {
@@ -155,7 +188,7 @@ export class CommitQueue {
         let head =
           tentative.get(deviceId) ?? this.heads.get(deviceId) ?? (await this.loadHead(client, deviceId));
         const createdAt = new Date().toISOString();
-        const values = rows.map((row) => {
+        for (const row of rows) {
           const seq = head.seq + 1n;
           const hash = evidenceHash(head.hash, {
             callId,
@@ -165,31 +198,18 @@ export class CommitQueue {
             payload: row.payload,
             createdAt,
           });
-          const out = {
-            stage: row.stage,
-            payload: JSON.stringify(row.payload),
-            seq: seq.toString(),
-            prevHash: head.hash,
-            hash,
-          };
-          head = { seq, hash };
-          return out;
-        });
-        await client.query(
-          `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
-           SELECT $1::uuid, $2, u.stage::"EvidenceStage", u.seq, u.payload, u.prev_hash, u.hash, $3::timestamptz
-             FROM unnest($4::text[], $5::bigint[], $6::jsonb[], $7::text[], $8::text[]) AS u(stage, seq, payload, prev_hash, hash)`,
-          [
+          batchRows.push({
             callId,
             deviceId,
+            stage: row.stage,
+            seq: seq.toString(),
+            payload: JSON.stringify(row.payload),
+            prevHash: head.hash,
+            hash,
             createdAt,
-            values.map((v) => v.stage),
-            values.map((v) => v.seq),
-            values.map((v) => v.payload),
-            values.map((v) => v.prevHash),
-            values.map((v) => v.hash),
-          ],
-        );
+          });
+          head = { seq, hash };
+        }
         tentative.set(deviceId, head);
       },
     };
@@ -203,4 +223,24 @@ export class CommitQueue {
     const row = rows[0];
     return row ? { seq: BigInt(row.seq), hash: row.hash } : { seq: 0n, hash: GENESIS_HASH };
   }
+}
+
+async function insertEvidence(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await client.query(
+    `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
+     SELECT u.call_id::uuid, u.device_id, u.stage::"EvidenceStage", u.seq, u.payload, u.prev_hash, u.hash, u.created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[], $6::text[], $7::text[], $8::timestamptz[])
+         AS u(call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)`,
+    [
+      rows.map((r) => r.callId),
+      rows.map((r) => r.deviceId),
+      rows.map((r) => r.stage),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.payload),
+      rows.map((r) => r.prevHash),
+      rows.map((r) => r.hash),
+      rows.map((r) => r.createdAt),
+    ],
+  );
 }

@@ -120,6 +120,7 @@ describe('the call pipeline through the real broker', () => {
   it('settles a call left "sending" by a step that lost its lease, once no reply can still come', async () => {
     const device = await p.device();
     await device.stop();
+    await waitFor(() => p.orchestrators[0]!.devices.get(device.mac)?.online === false);
     const callId = await p.call({
       device,
       tool: 'self.get_device_status',

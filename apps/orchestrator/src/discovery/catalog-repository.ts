@@ -20,6 +20,8 @@ interface CatalogContent {
   hash: string;
   tools: ListedTool[];
   rules: OrderingRuleView[];
+  /** The tools as calls read them, built once per content: thousands of devices share one (issue 9: memory). */
+  views?: ReadonlyMap<string, CatalogTool>;
 }
 
 /**
@@ -221,19 +223,7 @@ export class CatalogRepository {
     serverName: string | undefined,
     serverVersion: string | undefined,
   ): CatalogView {
-    const tools = new Map<string, CatalogTool>();
-    for (const listed of content.tools) {
-      const firmware = firmwareDefinitionOf(listed);
-      tools.set(listed.name, {
-        name: listed.name,
-        description: listed.description,
-        inputSchema: listed.inputSchema,
-        annotations: listed.annotations,
-        userOnly: listed.userOnly,
-        listed,
-        firmware: firmware.ok ? firmware.value : undefined,
-      });
-    }
+    content.views ??= toolViews(content.tools);
     return {
       versionId: version.id,
       version: version.version,
@@ -242,8 +232,25 @@ export class CatalogRepository {
       discoveredAt: version.discovered_at.toISOString(),
       serverName,
       serverVersion,
-      tools,
+      tools: content.views,
       rules: content.rules,
     };
   }
+}
+
+function toolViews(listedTools: readonly ListedTool[]): ReadonlyMap<string, CatalogTool> {
+  const tools = new Map<string, CatalogTool>();
+  for (const listed of listedTools) {
+    const firmware = firmwareDefinitionOf(listed);
+    tools.set(listed.name, {
+      name: listed.name,
+      description: listed.description,
+      inputSchema: listed.inputSchema,
+      annotations: listed.annotations,
+      userOnly: listed.userOnly,
+      listed,
+      firmware: firmware.ok ? firmware.value : undefined,
+    });
+  }
+  return tools;
 }

@@ -28,11 +28,22 @@ export function registerDeviceHttp(app: FastifyInstance, deps: DeviceHttpDeps): 
     );
 
     const checkIn = async (request: FastifyRequest) => {
-      const result = await deps.checkIns.handle(request.headers, bodyOf(request), request.ip);
+      const socket = request.raw.socket;
+      const result = await deps.checkIns.handle(
+        request.headers,
+        bodyOf(request),
+        request.ip,
+        () => socket.destroyed,
+      );
       if (result.status === 400) {
         deps.metrics.otaCheckIns.inc({ outcome: 'bad_request' });
         deps.logger.info({ remote: request.ip, error: result.error }, 'OTA check-in refused');
         return { status: 400, body: { error: result.error } };
+      }
+      if (result.status === 'abandoned') {
+        // Counted: a rising count means check-ins wait longer than the firmware's HTTP timeout.
+        deps.metrics.otaCheckIns.inc({ outcome: 'abandoned' });
+        return { status: 200, body: {} }; // nobody reads it
       }
       deps.metrics.otaCheckIns.inc({ outcome: result.outcome });
       const complaints = result.checkIn.complaints;

@@ -27,6 +27,8 @@ export type CheckInOutcome =
 
 export type CheckInResult =
   | { status: 400; error: string }
+  /** The device closed the connection while it waited (an overloaded broker): nothing was recorded. */
+  | { status: 'abandoned'; deviceId: string }
   | { status: 200; body: OtaResponse; outcome: CheckInOutcome; checkIn: OtaCheckIn; deviceId: string };
 
 /**
@@ -39,14 +41,22 @@ export class OtaCheckInService {
     private readonly settings: OtaSettings,
   ) {}
 
+  /**
+   * `gone` says whether the device has hung up. Under a storm a check-in can wait longer than the firmware's
+   * HTTP timeout; the device then retries, and finishing the abandoned one would only record a boot nobody got
+   * an answer for and take the broker's time from the check-ins still waiting.
+   */
   async handle(
     headers: HeaderBag,
     body: Buffer | undefined,
     remoteAddress: string | undefined,
+    gone: () => boolean = () => false,
   ): Promise<CheckInResult> {
     const checkIn = readOtaCheckIn({ headers, body });
     const mac = checkIn.headers.deviceId;
     if (!mac) return { status: 400, error: 'Device-Id header is missing or is not a MAC address' };
+    const abandoned: CheckInResult = { status: 'abandoned', deviceId: mac };
+    if (gone()) return abandoned;
     const uuid = checkIn.uuid;
     const serverTime: OtaResponseInput['serverTime'] = {
       timestampMs: Date.now(),
@@ -72,6 +82,7 @@ export class OtaCheckInService {
     if (!uuid) return answer('no_identity', {}, false);
 
     let device = await this.devices.find(mac);
+    if (gone()) return abandoned;
     let outcome: CheckInOutcome = 'credentials';
     if (!device) {
       device = await this.register(mac, uuid, checkIn.serialNumber);
@@ -105,6 +116,7 @@ export class OtaCheckInService {
       this.settings.signingKey,
     );
     const firmware = await this.firmwareOffer(mac, checkIn.firmwareVersion);
+    if (gone()) return abandoned;
     return answer(
       outcome,
       {

@@ -1,5 +1,7 @@
 import type { Pool } from '@fleet/db';
 import type { Mac } from '@fleet/protocol';
+import { writeBootReports } from './boot-reports';
+import { TurnBatcher } from './turn-batcher';
 
 export type DeviceStatus = 'active' | 'awaiting_activation' | 'revoked' | 'decommissioned';
 
@@ -49,65 +51,95 @@ const DEVICE_COLUMNS = `id, client_id AS "clientId", serial_number AS "serialNum
   activation_code AS "activationCode", activation_challenge AS "activationChallenge",
   firmware_version AS "firmwareVersion"`;
 
-/** The broker's reads and writes of device rows: raw SQL, since they run once per connect or check-in. */
+/**
+ * The broker's reads and writes of device rows: raw SQL, since they run once per connect or check-in. The hot
+ * ones (the read at every CONNECT and check-in, first sight, the boot report, the firmware assignment) go
+ * through turn batchers: concurrent callers share one statement, each still gets its own answer once its own
+ * row is committed.
+ */
 export class DeviceRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly finds: TurnBatcher<Mac, DeviceRecord | undefined>;
+  private readonly firstSights: TurnBatcher<NewDevice, DeviceRecord>;
+  private readonly boots: TurnBatcher<BootFacts & { receivedAt: Date }, undefined>;
+  private readonly assignments: TurnBatcher<Mac, AssignedFirmware | undefined>;
 
-  async find(mac: Mac): Promise<DeviceRecord | undefined> {
-    const { rows } = await this.pool.query<DeviceRecord>(
-      `SELECT ${DEVICE_COLUMNS} FROM device WHERE id = $1`,
-      [mac],
+  constructor(private readonly pool: Pool) {
+    this.finds = new TurnBatcher((macs) => this.findMany(macs));
+    this.firstSights = new TurnBatcher((devices) => this.createMany(devices), { retrySingly: true });
+    this.boots = new TurnBatcher(
+      async (reports) => {
+        await writeBootReports(pool, reports);
+        return reports.map(() => undefined);
+      },
+      { retrySingly: true },
     );
-    return rows[0];
+    this.assignments = new TurnBatcher((macs) => this.assignedMany(macs));
+  }
+
+  find(mac: Mac): Promise<DeviceRecord | undefined> {
+    return this.finds.submit(mac);
   }
 
   /** First sight binds the MAC to its Client-Id; a concurrent first sight loses and reads the winner's row. */
-  async createOnFirstSight(d: NewDevice): Promise<DeviceRecord> {
+  createOnFirstSight(d: NewDevice): Promise<DeviceRecord> {
+    return this.firstSights.submit(d);
+  }
+
+  /** One boot report, and the device row brought up to date; resolves once both are committed. */
+  async recordBoot(f: BootFacts): Promise<void> {
+    await this.boots.submit({ ...f, receivedAt: new Date() });
+  }
+
+  assignedFirmware(mac: Mac): Promise<AssignedFirmware | undefined> {
+    return this.assignments.submit(mac);
+  }
+
+  private async findMany(macs: Mac[]): Promise<(DeviceRecord | undefined)[]> {
+    const { rows } = await this.pool.query<DeviceRecord>(
+      `SELECT ${DEVICE_COLUMNS} FROM device WHERE id = ANY($1::text[])`,
+      [[...new Set(macs)]],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return macs.map((mac) => byId.get(mac));
+  }
+
+  private async createMany(devices: NewDevice[]): Promise<DeviceRecord[]> {
     const { rows } = await this.pool.query<DeviceRecord>(
       `INSERT INTO device (id, client_id, serial_number, status, activation_code, activation_challenge, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now())
+       SELECT id, client_id, serial_number, status::"DeviceStatus", activation_code, activation_challenge, now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+           AS u(id, client_id, serial_number, status, activation_code, activation_challenge)
        ON CONFLICT (id) DO NOTHING
        RETURNING ${DEVICE_COLUMNS}`,
       [
-        d.mac,
-        d.clientId,
-        d.serialNumber ?? null,
-        d.status,
-        d.activationCode ?? null,
-        d.activationChallenge ?? null,
+        devices.map((d) => d.mac),
+        devices.map((d) => d.clientId),
+        devices.map((d) => d.serialNumber ?? null),
+        devices.map((d) => d.status),
+        devices.map((d) => d.activationCode ?? null),
+        devices.map((d) => d.activationChallenge ?? null),
       ],
     );
-    return rows[0] ?? (await this.find(d.mac))!;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // Rows that already existed (another check-in won the race) are read back as they are.
+    const missing = devices.filter((d) => !byId.has(d.mac)).map((d) => d.mac);
+    if (missing.length) for (const row of await this.findMany(missing)) if (row) byId.set(row.id, row);
+    return devices.map((d) => {
+      const row = byId.get(d.mac);
+      if (!row) throw new Error(`device ${d.mac} was neither created nor found`);
+      return row;
+    });
   }
 
-  /** One boot report, and the device row brought up to date, in one round trip. */
-  async recordBoot(f: BootFacts): Promise<void> {
-    await this.pool.query(
-      `WITH report AS (
-         INSERT INTO boot_report (device_id, client_id, firmware_version, board, ota_label, remote_address, user_agent,
-                                  body, complaints, firmware_offered)
-         VALUES ($1, $2, $3, $4, $6, $7, $8, $9, $10, $11)
-       )
-       UPDATE device SET firmware_version = coalesce($3, firmware_version), board = coalesce($4, board),
-              board_name = coalesce($5, board_name), ota_label = coalesce($6, ota_label),
-              chip_model = coalesce($12, chip_model), last_boot_at = now(), updated_at = now()
-        WHERE id = $1 AND $13::boolean`,
-      [
-        f.mac,
-        f.clientId,
-        f.firmwareVersion ?? null,
-        f.board ?? null,
-        f.boardName ?? null,
-        f.otaLabel ?? null,
-        f.remoteAddress ?? null,
-        f.userAgent ?? null,
-        JSON.stringify(f.body ?? null),
-        JSON.stringify(f.complaints ?? null),
-        f.firmwareOffered === undefined ? null : JSON.stringify(f.firmwareOffered),
-        f.chipModel ?? null,
-        f.updatesDevice,
-      ],
+  private async assignedMany(macs: Mac[]): Promise<(AssignedFirmware | undefined)[]> {
+    const { rows } = await this.pool.query<AssignedFirmware & { deviceId: Mac }>(
+      `SELECT a.device_id AS "deviceId", f.id AS "firmwareId", f.version, f.sha256
+         FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
+        WHERE a.device_id = ANY($1::text[])`,
+      [[...new Set(macs)]],
     );
+    const byDevice = new Map(rows.map(({ deviceId, ...assigned }) => [deviceId, assigned]));
+    return macs.map((mac) => byDevice.get(mac));
   }
 
   /** A check-in under a MAC from another identity waits for an operator; repeats do not pile up. */
@@ -126,16 +158,6 @@ export class DeviceRepository {
       [q.mac, q.clientId, q.serialNumber ?? null, q.remoteAddress ?? null, JSON.stringify(q.body ?? null)],
     );
     return (rowCount ?? 0) > 0;
-  }
-
-  async assignedFirmware(mac: Mac): Promise<AssignedFirmware | undefined> {
-    const { rows } = await this.pool.query<AssignedFirmware>(
-      `SELECT f.id AS "firmwareId", f.version, f.sha256
-         FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
-        WHERE a.device_id = $1`,
-      [mac],
-    );
-    return rows[0];
   }
 
   async markFirmwareOffered(mac: Mac): Promise<void> {

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Aedes, type AedesOptions } from 'aedes';
 import persistenceRedis from 'aedes-persistence-redis';
+import mqemitter from 'mqemitter';
 import MQEmitterRedisModule from 'mqemitter-redis';
 import { internals } from './aedes-internals';
 
@@ -36,6 +37,10 @@ export async function createAedes({ brokerId, clusterRedisUrl, onError }: AedesS
     // A device that stops reading must not stall deliveries to everyone else.
     drainTimeout: 30_000,
     concurrency: 1_000,
+    // aedes would make its own emitter with that concurrency as a limit; mqemitter queues what arrives past the
+    // limit and drains the queue recursively, which overflows the stack once a slow subscriber has held a
+    // thousand deliveries (mcollina/mqemitter#204; seen at 10,000 devices). Unlimited, like the Redis emitter.
+    mq: mqemitter({ concurrency: 0, matchEmptyLevels: true }),
   };
   if (clusterRedisUrl) {
     const url = new URL(clusterRedisUrl);

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   decodeUsername,
   parseClientId,
@@ -7,6 +7,7 @@ import {
   type SigningKey,
 } from '@fleet/protocol';
 import type { DeviceRepository } from '../devices/device-repository';
+import { idRandomness } from '../util/random-pool';
 import type { ServiceIdentities } from './service-identities';
 import type { ClientIdentity } from './client-identity';
 
@@ -97,7 +98,7 @@ export class Authenticator {
         connectionId: randomUUID(),
         clientId: attempt.clientId,
         keepalive: attempt.keepalive,
-        ssrc: randomBytes(4).readUInt32BE(0),
+        ssrc: idRandomness.uint32(),
         ...(attempt.remoteAddress ? { remoteAddress: attempt.remoteAddress } : {}),
       },
     };

@@ -211,7 +211,9 @@ describe('the device edge', () => {
            FROM device d JOIN connection c ON c.id = $2 WHERE d.id = $1`,
         [mac, online[0]!.connectionId],
       );
-      return rows[0]?.close_reason && rows[0].connection_id === online[1]!.connectionId && rows[0];
+      // close_reason is NULL until the close is written, and waitFor takes null for an answer.
+      const r = rows[0];
+      return r?.close_reason != null && r.connection_id === online[1]!.connectionId ? r : undefined;
     });
     expect(row).toEqual({ online: true, connection_id: online[1]!.connectionId, close_reason: 'takeover' });
 

@@ -64,7 +64,11 @@ describe('two broker replicas sharing Redis', () => {
         .filter((e) => e.mac === identity.mac);
     const offline = await waitFor(() => events().find((e) => e.state === 'offline'));
     expect(offline.reason).toBe('takeover');
-    const [older, newer] = events().filter((e) => e.state === 'online');
+    // The two replicas publish independently: the newer 'online' may arrive after the older 'offline'.
+    const [older, newer] = await waitFor(() => {
+      const online = events().filter((e) => e.state === 'online');
+      return online.length === 2 && online;
+    });
     expect(offline.connectionId).toBe(older!.connectionId);
     expect(newer!.brokerId).not.toBe(older!.brokerId);
     await waitFor(

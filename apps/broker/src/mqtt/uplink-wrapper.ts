@@ -1,11 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import {
-  encodeUplinkWrapper,
-  fleetUplinkTopic,
-  uplinkKindOf,
-  type Mac,
-  type UplinkKind,
-} from '@fleet/protocol';
+import { fleetUplinkTopic, uplinkKindOf, type Mac, type UplinkKind } from '@fleet/protocol';
+import { idRandomness } from '../util/random-pool';
 
 // The firmware writes `{"session_id":"…","type":"…",…}`; the type is found in the first bytes without parsing
 // the whole message (a tools/list page is ~8 KB, and the broker only routes it). A message whose type cannot
@@ -27,6 +21,12 @@ export interface WrappedUplink {
 /**
  * DESIGN §2: `{mac, connectionId, receivedAt, traceparent, raw}` on fleet/devices/<mac_>/up/<kind>, by the
  * authenticated identity, so no device can speak for another. `raw` keeps the exact bytes.
+ *
+ * This runs on every device publish, so the JSON is written by hand instead of through the contract's encoder
+ * (encodeUplinkWrapper: a zod parse, a base64 regex over the whole payload, then JSON.stringify scanning every
+ * character for escapes). Every field comes from the broker itself and is plain ASCII that JSON never escapes:
+ * a MAC validated at CONNECT, its own uuid, an ISO date, hex and base64. The spec reads what this writes with
+ * the contract's decoder.
  */
 export function wrapUplink(
   mac: Mac,
@@ -36,19 +36,13 @@ export function wrapUplink(
 ): WrappedUplink {
   const type = messageTypeOf(raw);
   const kind = uplinkKindOf(type);
-  const encoded = encodeUplinkWrapper({
-    mac,
-    connectionId,
-    receivedAt: receivedAt.toISOString(),
-    traceparent: newTraceparent(),
-    raw,
-  });
-  // The inputs come from the broker itself (a validated MAC, its own ids), so this cannot fail in practice.
-  if (!encoded.ok) throw new Error(`cannot wrap an uplink: ${encoded.error.message}`);
-  return { topic: fleetUplinkTopic(mac, kind), payload: Buffer.from(encoded.value), kind, type };
+  const json =
+    `{"mac":"${mac}","connectionId":"${connectionId}","receivedAt":"${receivedAt.toISOString()}",` +
+    `"traceparent":"${newTraceparent()}","raw":"${raw.toString('base64')}"}`;
+  return { topic: fleetUplinkTopic(mac, kind), payload: Buffer.from(json, 'latin1'), kind, type };
 }
 
 /** A new W3C trace for a device-originated message (the device has no trace context of its own). */
 function newTraceparent(): string {
-  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+  return `00-${idRandomness.hex(16)}-${idRandomness.hex(8)}-01`;
 }

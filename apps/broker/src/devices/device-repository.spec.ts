@@ -1,0 +1,94 @@
+import { Pool } from 'pg';
+import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import type { Mac } from '@fleet/protocol';
+import { DeviceRepository, type BootFacts } from './device-repository';
+
+const macOf = (i: number): Mac =>
+  `02:7e:00:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
+
+const boot = (mac: Mac, overrides: Partial<BootFacts> = {}): BootFacts => ({
+  mac,
+  clientId: `uuid-${mac}`,
+  firmwareVersion: '2.4.2',
+  board: 'bread-compact-wifi',
+  boardName: 'bread-compact-wifi',
+  otaLabel: 'ota_0',
+  chipModel: 'esp32s3',
+  remoteAddress: '127.0.0.1',
+  userAgent: 'bread-compact-wifi/2.4.2',
+  body: { version: 2 },
+  complaints: [],
+  firmwareOffered: undefined,
+  updatesDevice: true,
+  ...overrides,
+});
+
+describe('the device repository under concurrent check-ins', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let queries: number;
+  let devices: DeviceRepository;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 4 });
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    pool.query = ((...args: unknown[]) => {
+      queries++;
+      return query(...args);
+    }) as typeof pool.query;
+    devices = new DeviceRepository(pool);
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+  beforeEach(() => (queries = 0));
+
+  it('answers many concurrent first sights, reads and boot reports with one statement each', async () => {
+    const macs = Array.from({ length: 50 }, (_, i) => macOf(i));
+    const created = await Promise.all(
+      macs.map((mac) =>
+        devices.createOnFirstSight({
+          mac,
+          clientId: `uuid-${mac}`,
+          serialNumber: undefined,
+          status: 'active',
+        }),
+      ),
+    );
+    expect(created.map((d) => d.id)).toEqual(macs);
+    const found = await Promise.all([...macs, macOf(999)].map((mac) => devices.find(mac)));
+    expect(found.map((d) => d?.clientId)).toEqual([...macs.map((mac) => `uuid-${mac}`), undefined]);
+    await Promise.all(macs.map((mac) => devices.recordBoot(boot(mac))));
+    expect(queries).toBe(3);
+    const { rows } = await pool.query<{ n: number; booted: number }>(
+      `SELECT (SELECT count(*)::int FROM boot_report) AS n,
+              (SELECT count(*)::int FROM device WHERE last_boot_at IS NOT NULL AND ota_label = 'ota_0') AS booted`,
+    );
+    expect(rows[0]).toEqual({ n: 50, booted: 50 });
+  });
+
+  it('lets the first of two concurrent first sights of a MAC win, and both read its row', async () => {
+    const mac = macOf(100);
+    const [first, second] = await Promise.all([
+      devices.createOnFirstSight({ mac, clientId: 'first', serialNumber: undefined, status: 'active' }),
+      devices.createOnFirstSight({ mac, clientId: 'second', serialNumber: undefined, status: 'active' }),
+    ]);
+    expect([first.clientId, second.clientId]).toEqual(['first', 'first']);
+  });
+
+  it('takes the latest of two boots of one device in a batch, and a bad report fails only its own caller', async () => {
+    const mac = macOf(101);
+    await devices.createOnFirstSight({ mac, clientId: 'x', serialNumber: undefined, status: 'active' });
+    const results = await Promise.allSettled([
+      devices.recordBoot(boot(mac, { firmwareVersion: '2.4.2' })),
+      devices.recordBoot(boot(mac, { firmwareVersion: '2.4.3' })),
+      // Postgres' jsonb refuses \u0000: this one row must not take the others down with it.
+      devices.recordBoot(boot(macOf(0), { body: { text: 'nul \u0000 inside' } })),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    const { rows } = await pool.query('SELECT firmware_version FROM device WHERE id = $1', [mac]);
+    expect(rows[0].firmware_version).toBe('2.4.3');
+  });
+});

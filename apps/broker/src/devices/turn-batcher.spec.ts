@@ -1,0 +1,69 @@
+import { TurnBatcher } from './turn-batcher';
+
+describe('the turn batcher', () => {
+  it('runs what was asked in one turn as one batch, answering each caller in order', async () => {
+    const batches: number[][] = [];
+    const batcher = new TurnBatcher((inputs: number[]) => {
+      batches.push(inputs);
+      return Promise.resolve(inputs.map((n) => n * 10));
+    });
+    expect(await Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).toEqual([10, 20, 30]);
+    expect(await batcher.submit(4)).toBe(40);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('holds what arrives while a batch runs for the next one, so batches grow with the load', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new TurnBatcher(
+      async (inputs: number[]) => {
+        batches.push(inputs);
+        if (batches.length === 1) await gate;
+        return inputs;
+      },
+      { maxInFlight: 1 },
+    );
+    const first = batcher.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const rest = [2, 3, 4].map((n) => batcher.submit(n));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    release();
+    expect(await Promise.all([first, ...rest])).toEqual([1, 2, 3, 4]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('splits a turn into batches of at most maxBatch', async () => {
+    const sizes: number[] = [];
+    const batcher = new TurnBatcher(
+      (inputs: number[]) => {
+        sizes.push(inputs.length);
+        return Promise.resolve(inputs);
+      },
+      { maxBatch: 2, maxInFlight: 3 },
+    );
+    await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.submit(n)));
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it('fails every caller of a failed batch, unless told to retry each alone', async () => {
+    const failing = new TurnBatcher((inputs: number[]) =>
+      inputs.includes(2) ? Promise.reject(new Error('bad row')) : Promise.resolve(inputs),
+    );
+    const results = await Promise.allSettled([1, 2].map((n) => failing.submit(n)));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+
+    const isolating = new TurnBatcher(
+      (inputs: number[]) =>
+        inputs.includes(2) ? Promise.reject(new Error('bad row')) : Promise.resolve(inputs),
+      { retrySingly: true },
+    );
+    const isolated = await Promise.allSettled([1, 2, 3].map((n) => isolating.submit(n)));
+    expect(isolated).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'rejected', reason: new Error('bad row') },
+      { status: 'fulfilled', value: 3 },
+    ]);
+  });
+});

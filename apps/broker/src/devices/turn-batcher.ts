@@ -1,0 +1,75 @@
+/**
+ * Group commit for the statements every connection makes (DESIGN §6 does the same for evidence): what many
+ * connections ask for at about the same time goes out as one statement. A one-row statement's round trip, parse
+ * and commit is a large part of what a check-in or a CONNECT costs, on both sides; in the 10,000-device storm of
+ * docs/BENCHMARKS.md §1 a boot went from 5.9 Postgres commits to 2.5–2.8, and Postgres' CPU per boot from
+ * 1.9 ms to 1.1–1.4 ms.
+ *
+ * No timer decides a batch: at most `maxInFlight` batches run at once, and whatever arrives meanwhile waits
+ * for the next one. An idle broker sends a lone request at once (after the current turn of the event loop); a
+ * busy one sends bigger batches, as many requests as arrived during one round trip. Every caller still gets its
+ * own answer, once its own row is committed.
+ */
+export class TurnBatcher<I, O> {
+  private pending: Waiter<I, O>[] = [];
+  private scheduled = false;
+  private inFlight = 0;
+
+  constructor(
+    /** Runs one batch; answers in input order. */
+    private readonly run: (inputs: I[]) => Promise<O[]>,
+    private readonly options: {
+      maxBatch?: number;
+      maxInFlight?: number;
+      /** After a failed batch, run each input alone, so one bad row fails only its own caller. */
+      retrySingly?: boolean;
+    } = {},
+  ) {}
+
+  submit(input: I): Promise<O> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ input, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.pending.length === 0 || this.inFlight >= (this.options.maxInFlight ?? 2))
+      return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const maxBatch = this.options.maxBatch ?? 500;
+    while (this.pending.length > 0 && this.inFlight < (this.options.maxInFlight ?? 2)) {
+      const batch = this.pending.splice(0, maxBatch);
+      this.inFlight++;
+      void this.runBatch(batch).finally(() => {
+        this.inFlight--;
+        this.schedule();
+      });
+    }
+  }
+
+  private async runBatch(batch: Waiter<I, O>[]): Promise<void> {
+    try {
+      const outputs = await this.run(batch.map((b) => b.input));
+      batch.forEach((b, i) => b.resolve(outputs[i]!));
+    } catch (err) {
+      if (!this.options.retrySingly || batch.length === 1) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      // In order, so two rows of one device still land in the order they came.
+      for (const b of batch) await this.runBatch([b]);
+    }
+  }
+}
+
+interface Waiter<I, O> {
+  input: I;
+  resolve: (output: O) => void;
+  reject: (err: unknown) => void;
+}

@@ -1,0 +1,38 @@
+import { cpus, loadavg, totalmem } from 'node:os';
+
+/** The machine a figure was measured on, printed with every result. */
+export function machine() {
+  const list = cpus();
+  return {
+    cores: list.length,
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    date: new Date().toISOString(),
+    loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+  };
+}
+
+/** Prints the JSON result (one line, for scripts) and then the readable summary. */
+export function printReport(scenario: string, result: unknown, summary: string[]): void {
+  process.stdout.write(`${JSON.stringify({ scenario, machine: machine(), result })}\n\n`);
+  process.stdout.write(`${summary.join('\n')}\n`);
+}
+
+/** A plain text table with right-aligned numbers. */
+export function table(header: string[], rows: (string | number)[][]): string[] {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)];
+}
+
+export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+export const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+export const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/** Progress lines go to stderr, so stdout holds only the result. */
+export function say(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
+}

@@ -1,0 +1,34 @@
+import { startServiceProcess, type ServiceProcess } from './service-process';
+
+export interface AdminApiProcessOptions {
+  distDir: string;
+  path: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** The broker's device HTTP, the base of the firmware URLs the registry answers with. */
+  publicHttpUrl: string;
+  outDir: string;
+}
+
+export interface AdminApiProcess extends ServiceProcess {
+  baseUrl: string;
+}
+
+/** The admin API from dist/, as production runs it (no webhook worker: the benchmark registers no webhooks). */
+export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<AdminApiProcess> {
+  const service = await startServiceProcess({
+    app: 'admin-api',
+    distDir: o.distDir,
+    outDir: o.outDir,
+    env: {
+      PATH: o.path,
+      DATABASE_URL: o.databaseUrl,
+      REDIS_URL: o.redisUrl,
+      PUBLIC_HTTP_URL: o.publicHttpUrl,
+      BIND_HOST: '127.0.0.1',
+      HTTP_PORT: '0',
+      WEBHOOK_WORKER: 'false',
+    },
+  });
+  return { ...service, baseUrl: `http://127.0.0.1:${service.ports['http']}` };
+}

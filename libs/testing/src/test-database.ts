@@ -29,6 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       const client = new Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
       try {
+        await letClosingConnectionsGo(client, name);
         await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {
         await client.end();
@@ -48,5 +49,22 @@ async function cloneTemplate(admin: Client, name: string): Promise<void> {
       if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
     }
+  }
+}
+
+/**
+ * pg's `pool.end()` resolves once it has asked each connection to close, not once the server has let it go. A
+ * FORCE drop in that moment terminates the backend under the closing client, whose error event then reaches the
+ * pool's idle listener with nobody listening: an uncaught error that Jest pins on whatever test runs next. So wait
+ * (briefly) for the connections to go; FORCE is for those a test really left open.
+ */
+async function letClosingConnectionsGo(admin: Client, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const { rows } = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
+    if (rows[0]!.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

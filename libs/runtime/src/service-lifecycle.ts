@@ -61,10 +61,16 @@ export async function runService({
 }
 
 /** Collects stop steps as things start, and runs them in reverse. */
+/** A stop step this slow is worth a line in the log (the whole stop has `shutdownTimeoutMs`, 10 s by default). */
+const SLOW_STOP_STEP_MS = 1_000;
+
 export class StopStack {
   private readonly steps: { name: string; stop: StopFunction }[] = [];
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly slowStepMs = SLOW_STOP_STEP_MS,
+  ) {}
 
   push(name: string, stop: StopFunction): void {
     this.steps.push({ name, stop });
@@ -72,11 +78,15 @@ export class StopStack {
 
   readonly stopAll: StopFunction = async (): Promise<void> => {
     for (const step of this.steps.splice(0).reverse()) {
+      const started = performance.now();
       try {
         await step.stop();
       } catch (err) {
         this.logger.warn({ err }, `stopping ${step.name} failed`);
       }
+      // A stop cut short by the shutdown timeout otherwise leaves no trace of which part held it.
+      const ms = Math.round(performance.now() - started);
+      if (ms >= this.slowStepMs) this.logger.warn({ ms }, `stopping ${step.name} was slow`);
     }
   };
 }

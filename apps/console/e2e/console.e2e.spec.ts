@@ -87,7 +87,7 @@ describe('the operator console in a browser', () => {
       expect(await page.locator('[data-device]').count()).toBeLessThan(60);
       await page.getByRole('searchbox').fill(macs[0]!);
       await page.locator(`[data-device="${macs[0]}"]`).waitFor();
-      await expectText(page.getByTestId('device-count'), /^1 devices$/);
+      await expectText(page.getByTestId('device-count'), /^1 device$/);
       await page.getByRole('link', { name: macs[0]! }).click();
       await page.locator('[data-page="device"]').waitFor();
       await expectText(page.getByTestId('device-presence'), 'online');

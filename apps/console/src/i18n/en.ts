@@ -55,6 +55,7 @@ export const en = {
   'devices.any_status': 'Any status',
   'devices.shown_more': '{n} devices loaded; scroll for more',
   'devices.shown_all': '{n} devices',
+  'devices.shown_one': '1 device',
 
   'device.id': 'Device (MAC)',
   'device.online': 'online',

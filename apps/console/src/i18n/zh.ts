@@ -57,6 +57,7 @@ export const zh: Messages = {
   'devices.any_status': '所有状态',
   'devices.shown_more': '已加载 {n} 台设备，向下滚动加载更多',
   'devices.shown_all': '共 {n} 台设备',
+  'devices.shown_one': '共 1 台设备',
 
   'device.id': '设备（MAC）',
   'device.online': '在线',

@@ -23,7 +23,9 @@ export function DevicesPage() {
       <p className="muted" data-testid="device-count">
         {pages.hasMore
           ? t('devices.shown_more', { n: number(pages.items.length) })
-          : t('devices.shown_all', { n: number(pages.items.length) })}
+          : pages.items.length === 1
+            ? t('devices.shown_one')
+            : t('devices.shown_all', { n: number(pages.items.length) })}
       </p>
       <ErrorNote error={pages.error} />
       {/* A new filter starts at the top of a new list. */}

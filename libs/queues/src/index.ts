@@ -15,3 +15,4 @@ export { QueueClient } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
 export * from './voice-streams';
 export * from './control-channel';
+export { SessionStreamReader, type SessionStreamReaderOptions } from './session-stream-reader';

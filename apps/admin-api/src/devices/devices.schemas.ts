@@ -6,7 +6,7 @@ export const DEVICE_STATUSES = ['active', 'awaiting_activation', 'revoked', 'dec
 
 export const deviceListQuery = z.strictObject({
   online: queryBoolean.optional(),
-  board: z.string().min(1).max(200).optional(),
+  board: z.string().min(1).max(200).optional().describe('board type, exact'),
   firmware: z.string().min(1).max(100).optional().describe('firmware version, exact'),
   group: z.string().min(1).max(200).optional().describe('group name'),
   tag: z.string().min(1).max(100).optional(),

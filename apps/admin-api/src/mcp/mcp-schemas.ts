@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CALL_STATES, EVIDENCE_STAGES, VERDICTS } from '@fleet/domain';
 import { macSchema } from '@fleet/protocol';
-import { DEVICE_STATUSES } from '../devices/devices.schemas';
+import { deviceListQuery } from '../devices/devices.schemas';
 
 // The MCP tools' inputs and outputs. Inputs are strict (an unknown field is refused, as everywhere in the API);
 // outputs are what `structuredContent` carries, published as each tool's `outputSchema`.
@@ -9,20 +9,9 @@ import { DEVICE_STATUSES } from '../devices/devices.schemas';
 const deviceId = macSchema.describe('the device id: its MAC, lower case with colons (a0:85:e3:f4:49:34)');
 const callId = z.uuid().describe('the id call_device_tool answered with');
 
-export const findDevicesInput = z.strictObject({
+// The REST list's filters, with JSON types where the query string has text (online) and a smaller page.
+export const findDevicesInput = deviceListQuery.extend({
   online: z.boolean().optional().describe('only devices connected now (true) or not (false)'),
-  board: z.string().min(1).max(200).optional().describe('board type, exact'),
-  firmware: z.string().min(1).max(100).optional().describe('firmware version, exact'),
-  group: z.string().min(1).max(200).optional().describe('group name'),
-  tag: z.string().min(1).max(100).optional(),
-  status: z.enum(DEVICE_STATUSES).optional(),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('MAC prefix, or part of the serial number or board name'),
   limit: z.int().min(1).max(200).default(50),
   cursor: z.string().max(512).optional().describe('nextCursor of the previous page'),
 });

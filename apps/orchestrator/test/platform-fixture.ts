@@ -49,6 +49,8 @@ export interface Platform {
   operator(name?: string): Promise<string>;
   /** A simulated device booted through the broker, connected and discovered by the orchestrator. */
   device(options?: Partial<DeviceOptions>): Promise<SimDevice>;
+  /** Stops a device and waits until its row and the first orchestrator both have it offline. */
+  takeOffline(device: SimDevice): Promise<void>;
   call(request: Omit<CallRequest, 'deviceId'> & { device: SimDevice }): Promise<string>;
   waitVerdict(callId: string, timeoutMs?: number): Promise<CallRow>;
   /** Until the call reaches a state (e.g. `verifying`). */
@@ -163,6 +165,19 @@ export async function startPlatform(
         { what: `discovery of ${device.mac}`, timeoutMs: 15_000 },
       );
       return device;
+    },
+    async takeOffline(device) {
+      await device.stop();
+      await waitFor(
+        async () =>
+          (await sql.query('SELECT online FROM device WHERE id = $1', [device.mac])).rows[0].online === false,
+        { what: `${device.mac} offline in its row` },
+      );
+      // The orchestrator learns presence from the broker's event, which may come after the row changed: a call
+      // sent before it arrives goes out and ends no_response, rightly.
+      await waitFor(() => orchestrators[0]!.devices.get(device.mac)?.online === false, {
+        what: `${device.mac} offline to the orchestrator`,
+      });
     },
     async call({ device, ...request }) {
       const result = await calls.request({ deviceId: device.mac, replyTimeoutMs: 2_000, ...request });

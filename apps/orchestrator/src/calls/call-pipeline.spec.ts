@@ -91,14 +91,7 @@ describe('the call pipeline through the real broker', () => {
 
   it('ends undelivered at the deadline for a device that stays offline', async () => {
     const device = await p.device();
-    await device.stop();
-    await waitFor(
-      async () =>
-        (await p.sql.query('SELECT online FROM device WHERE id = $1', [device.mac])).rows[0].online === false,
-    );
-    // The orchestrator learns presence from the broker's event, which may come after the row changed: a call
-    // sent before it arrives goes out and ends no_response, rightly, which is not this case.
-    await waitFor(() => p.orchestrators[0]!.devices.get(device.mac)?.online === false);
+    await p.takeOffline(device);
     const callId = await p.call({
       device,
       tool: 'self.get_device_status',
@@ -119,8 +112,7 @@ describe('the call pipeline through the real broker', () => {
 
   it('settles a call left "sending" by a step that lost its lease, once no reply can still come', async () => {
     const device = await p.device();
-    await device.stop();
-    await waitFor(() => p.orchestrators[0]!.devices.get(device.mac)?.online === false);
+    await p.takeOffline(device);
     const callId = await p.call({
       device,
       tool: 'self.get_device_status',

@@ -9,8 +9,7 @@ import { defaultClock, LeanMqttClient } from '@fleet/device-sim';
 import { nextMessage, stopChild } from './harness/child-process';
 import { cpuSeconds } from './harness/proc-stats';
 import { waitForQuietMachine } from './harness/quiet-machine';
-import { round, table } from './harness/report';
-import { printResult } from './platform/print-result';
+import { printResult, round, table } from './harness/report';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

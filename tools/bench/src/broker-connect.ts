@@ -10,8 +10,7 @@ import { z } from 'zod';
 import { loadBenchConfig } from './config';
 import { runConnectionStorm, type StormResult } from './connect/connection-storm';
 import { runDiscoveryStorm, type DiscoveryStormResult } from './connect/discovery-storm';
-import { kb, mb, say, table } from './harness/report';
-import { printResult } from './platform/print-result';
+import { kb, mb, printResult, say, table } from './harness/report';
 
 // The target for connect plus full discovery, per device, broker and orchestrator together.
 const TARGET = { cpuMs: 0.4, bytes: 28 * 1024 };

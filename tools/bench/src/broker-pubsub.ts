@@ -13,8 +13,7 @@ import { startBrokerProcess, type BrokerProcess, type BrokerProfile } from './ha
 import { perfRecord } from './harness/perf-record';
 import { openFilesLimit, pidsNamed } from './harness/proc-stats';
 import { startRedisServer, type BenchRedis } from './harness/redis-server';
-import { round, say, table } from './harness/report';
-import { printResult } from './platform/print-result';
+import { printResult, round, say, table } from './harness/report';
 import { runPubSub, type LoadShape, type PubSubResult } from './pubsub/pubsub-run';
 
 // A get_device_status reply as the firmware sends it (xiaozhi §3.4): what most uplink traffic looks like.

@@ -6,10 +6,9 @@
 //                                    [--quiet-wait-sec 60]
 import { parseArgs } from 'node:util';
 import { loadBenchConfig } from './config';
-import { say, table } from './harness/report';
+import { printResult, say, table } from './harness/report';
 import { runEvidenceCase, type EvidenceCase, type EvidenceCaseResult } from './evidence/evidence-run';
 import { percentiles } from './platform/latency';
-import { printResult } from './platform/print-result';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFirmwareCampaign, type CampaignResult } from './campaign/campaign-run';
 import { loadBenchConfig } from './config';
-import { kb, say, table } from './harness/report';
-import { printResult } from './platform/print-result';
+import { kb, printResult, say, table } from './harness/report';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

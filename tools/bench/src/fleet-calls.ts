@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFleetCalls, type FleetCallsResult } from './calls/fleet-calls-run';
 import { loadBenchConfig } from './config';
-import { kb, round, say, table } from './harness/report';
+import { kb, printResult, round, say, table } from './harness/report';
 import { percentiles } from './platform/latency';
-import { printResult } from './platform/print-result';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

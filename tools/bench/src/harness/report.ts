@@ -13,10 +13,13 @@ export function machine() {
   };
 }
 
-/** Prints the JSON result (one line, for scripts) and then the readable summary. */
-export function printReport(scenario: string, result: unknown, summary: string[]): void {
-  process.stdout.write(`${JSON.stringify({ scenario, machine: machine(), result })}\n\n`);
-  process.stdout.write(`${summary.join('\n')}\n`);
+/**
+ * A scenario's output: one JSON document on stdout (for scripts and for docs/BENCHMARKS.md) and the readable
+ * summary on stderr, so `> result.json` keeps only the JSON.
+ */
+export function printResult(scenario: string, result: unknown, summary: string[]): void {
+  process.stdout.write(`${JSON.stringify({ scenario, machine: machine(), result })}\n`);
+  process.stderr.write(`\n${summary.join('\n')}\n`);
 }
 
 /** A plain text table with right-aligned numbers. */

@@ -2,10 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { applyMigrations, migrationSetChecksum, readMigrationFiles } from '@fleet/db';
-import { databaseUrl, TEMPLATE_DATABASE, TEST_POSTGRES_URL } from '@fleet/testing';
+import { databaseUrl, TEST_POSTGRES_URL, templateDatabaseName } from '@fleet/testing';
+
+// Any number will do, as long as nothing else on the server takes the same advisory lock.
+const TEMPLATE_LOCK = 7_317_001;
 
 /**
- * Runs once before the tests: brings the template database up to date with prisma/migrations.
+ * Runs once before the tests: makes sure a template database migrated with exactly prisma/migrations exists.
  * Each test file then clones it (CREATE DATABASE … TEMPLATE), which takes milliseconds.
  */
 export default async function globalSetup(): Promise<void> {
@@ -15,6 +18,9 @@ export default async function globalSetup(): Promise<void> {
 
   const files = readMigrationFiles(join(__dirname, '../../prisma/migrations'));
   const checksum = migrationSetChecksum(files);
+  const template = templateDatabaseName(checksum);
+  // The workers are started after this returns and inherit the variable.
+  process.env['FLEET_TEST_TEMPLATE'] = template;
   const admin = new Client({ connectionString: TEST_POSTGRES_URL });
   try {
     await admin.connect();
@@ -25,21 +31,24 @@ export default async function globalSetup(): Promise<void> {
     );
   }
   try {
+    // Another checkout's test run may be building the same template right now: one builds, the other waits.
+    await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
     const { rows } = await admin.query<{ comment: string | null }>(
       'SELECT shobj_description(oid, $2) AS comment FROM pg_database WHERE datname = $1',
-      [TEMPLATE_DATABASE, 'pg_database'],
+      [template, 'pg_database'],
     );
     if (rows[0]?.comment === checksum) return;
-    await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DATABASE}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
-    const template = new Client({ connectionString: databaseUrl(TEMPLATE_DATABASE) });
-    await template.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${template}"`);
+    const client = new Client({ connectionString: databaseUrl(template) });
+    await client.connect();
     try {
-      await applyMigrations(template, files);
+      await applyMigrations(client, files);
     } finally {
-      await template.end();
+      await client.end();
     }
-    await admin.query(`COMMENT ON DATABASE "${TEMPLATE_DATABASE}" IS '${checksum}'`);
+    // The comment marks the template complete: a run stopped halfway leaves none, and the next one rebuilds it.
+    await admin.query(`COMMENT ON DATABASE "${template}" IS '${checksum}'`);
   } finally {
     await admin.end();
   }

@@ -2,7 +2,13 @@ export { createTestDatabase, type TestDatabase } from './test-database';
 export { startTestRedis, type TestRedis } from './test-redis';
 export { freePort } from './free-port';
 export { waitFor } from './wait-for';
-export { databaseUrl, TEST_POSTGRES_URL, TEMPLATE_DATABASE, APP_ROLE } from './postgres-urls';
+export {
+  databaseUrl,
+  TEST_POSTGRES_URL,
+  templateDatabase,
+  templateDatabaseName,
+  APP_ROLE,
+} from './postgres-urls';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { getJson } from './http';
 export { startTestMqttBroker, type TestMqttBroker, type TestMqttBrokerOptions } from './test-mqtt-broker';

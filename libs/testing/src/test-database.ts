@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { APP_ROLE, databaseUrl, TEMPLATE_DATABASE, TEST_POSTGRES_URL } from './postgres-urls';
+import { APP_ROLE, databaseUrl, templateDatabase, TEST_POSTGRES_URL } from './postgres-urls';
 
 export interface TestDatabase {
   name: string;
@@ -43,7 +43,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 async function cloneTemplate(admin: Client, name: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`);
+      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}"`);
       return;
     } catch (err) {
       if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;

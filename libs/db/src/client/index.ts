@@ -1,3 +1,13 @@
 export { createPrismaClient, PrismaClient, type Prisma } from './prisma-client';
 export { createPgPool, Pool } from './pg-pool';
 export { postgresHealthCheck } from './postgres-health';
+export {
+  createDatabase,
+  sql,
+  type Database,
+  type DB,
+  type NewRow,
+  type Row,
+  type RowUpdate,
+  type Transaction,
+} from './kysely';

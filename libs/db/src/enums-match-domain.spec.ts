@@ -7,7 +7,7 @@ import {
   CALL_STATES,
   CAMPAIGN_STATES,
   CAMPAIGN_TARGET_STATES,
-  EVIDENCE_STAGES,
+  CHAIN_LINKS,
   VERDICTS,
 } from '@fleet/domain';
 import { DbEnums } from './index';
@@ -16,7 +16,8 @@ import { DbEnums } from './index';
 describe('database enums', () => {
   it.each([
     ['Verdict', DbEnums.Verdict, VERDICTS],
-    ['EvidenceStage', DbEnums.EvidenceStage, EVIDENCE_STAGES],
+    // The five stages and the seal link (DESIGN §6: a call's seal is a link of its chain).
+    ['EvidenceStage', DbEnums.EvidenceStage, CHAIN_LINKS],
     ['CallOrigin', DbEnums.CallOrigin, CALL_ORIGINS],
     ['CallState', DbEnums.CallState, CALL_STATES],
     ['CampaignState', DbEnums.CampaignState, CAMPAIGN_STATES],

@@ -11,5 +11,32 @@ export { CALL_PARTITIONS, partitionOf, partitionSql } from './partitions';
 export * from './evidence-payloads';
 export { SYSTEM_REBOOT_TOOL, PLATFORM_TOOLS } from './platform-tools';
 export * from './campaign-specs';
-export { GENESIS_HASH, evidenceHash, canonicalJson, type ChainedRow } from './evidence-chain';
+export {
+  GENESIS_HASH,
+  SEAL_LINK,
+  CHAIN_LINKS,
+  evidenceHash,
+  canonicalJson,
+  type ChainedRow,
+  type ChainLink,
+  type SealPayload,
+} from './evidence-chain';
+export {
+  ChainWalk,
+  type ChainBreak,
+  type ChainProblem,
+  type ChainStart,
+  type StoredLink,
+} from './chain-walk';
+export {
+  sealMismatches,
+  sealPayloadSchema,
+  type SealField,
+  type SealMismatch,
+  type SealedFields,
+  type SealLinkFields,
+} from './seal-check';
+export * from './audit-signing-key';
+export * from './audit-export';
+export * from './audit-export-verify';
 export * from './platform-events';

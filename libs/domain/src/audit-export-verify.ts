@@ -1,0 +1,159 @@
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { auditExportSchema, signedBytes, type AuditExport, type ExportChain } from './audit-export';
+import { publicKeyFromText, publicKeyInfo } from './audit-signing-key';
+import { ChainWalk, type StoredLink } from './chain-walk';
+import { SEAL_LINK, type ChainLink } from './evidence-chain';
+import { sealMismatches } from './seal-check';
+
+export interface ExportProblem {
+  deviceId: string;
+  seq?: string;
+  callId?: string;
+  stage?: ChainLink;
+  /** A call row's field that disagrees with its seal. */
+  field?: string;
+  problem: string;
+  detail: string;
+}
+
+export interface ExportVerification {
+  /** The signature is good, the rows are there, and every one of them fits. */
+  ok: boolean;
+  signature: 'valid' | 'invalid';
+  key: { fingerprint: string; source: 'given' | 'embedded'; embeddedFingerprint: string };
+  rows: boolean;
+  checked: { chains: number; links: number; calls: number; seals: number };
+  /** Every problem in document order; the first names the first row that does not fit. */
+  problems: ExportProblem[];
+}
+
+export class UnreadableExportError extends Error {}
+
+/** The export's shape checked (strictly: a field the platform did not sign has no place in it). */
+export function readAuditExport(input: unknown): AuditExport {
+  const parsed = auditExportSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new UnreadableExportError(
+    `not an audit export: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
+  );
+}
+
+/**
+ * Checks an audit export offline: its signature (with the key the auditor got out of band, else the one inside
+ * the file, which proves nothing on its own), then every chain recomputed link by link from the hash it starts
+ * at to the head the platform signed, then every call row's sealed fields against its seal in the chain.
+ */
+export function verifyAuditExport(input: unknown, trusted?: KeyObject): ExportVerification {
+  const doc = readAuditExport(input);
+  const embedded = publicKeyFromText(doc.signature.publicKey);
+  const key = trusted ?? embedded;
+  const signatureOk = verify(
+    null,
+    signedBytes(input as AuditExport),
+    key.type === 'private' ? createPublicKey(key) : key,
+    Buffer.from(doc.signature.value, 'base64'),
+  );
+  const problems: ExportProblem[] = [];
+  const checked = { chains: doc.evidence.chains.length, links: 0, calls: 0, seals: 0 };
+  if (doc.evidence.rows) {
+    checked.links = checkChains(doc.evidence.chains, problems);
+    const seals = checkSeals(doc, problems);
+    checked.calls = doc.evidence.calls?.length ?? 0;
+    checked.seals = seals;
+  }
+  return {
+    ok: signatureOk && doc.evidence.rows && problems.length === 0,
+    signature: signatureOk ? 'valid' : 'invalid',
+    key: {
+      fingerprint: publicKeyInfo(key).fingerprint,
+      source: trusted ? 'given' : 'embedded',
+      embeddedFingerprint: publicKeyInfo(embedded).fingerprint,
+    },
+    rows: doc.evidence.rows,
+    checked,
+    problems,
+  };
+}
+
+function checkChains(chains: ExportChain[], problems: ExportProblem[]): number {
+  const byDevice = new Map(chains.map((c) => [c.deviceId, c]));
+  if (byDevice.size !== chains.length) {
+    problems.push({
+      deviceId: '',
+      problem: 'duplicate_chain',
+      detail: 'a device has two chains in the export',
+    });
+  }
+  const walk = new ChainWalk(undefined, (deviceId) => {
+    const chain = byDevice.get(deviceId)!;
+    return { prevHash: chain.prevHash, seq: BigInt(chain.fromSeq) - 1n };
+  });
+  for (const chain of chains) {
+    const links = chain.links ?? [];
+    let broken = false;
+    for (const link of links) {
+      const stored: StoredLink = { ...link, deviceId: chain.deviceId };
+      const problem = walk.next(stored);
+      if (problem && !broken) {
+        broken = true;
+        problems.push(problem);
+      }
+    }
+    const last = links[links.length - 1];
+    if (!broken && (last?.seq !== chain.head.seq || last.hash !== chain.head.hash)) {
+      problems.push({
+        deviceId: chain.deviceId,
+        seq: chain.head.seq,
+        problem: 'head_mismatch',
+        detail: last
+          ? `the chain ends at seq ${last.seq}, not at the head the export signs`
+          : 'the export carries no link of this chain',
+      });
+    }
+  }
+  return walk.links;
+}
+
+function checkSeals(doc: AuditExport, problems: ExportProblem[]): number {
+  const seals = new Map<string, { deviceId: string; payload: unknown; seq: string }>();
+  for (const chain of doc.evidence.chains) {
+    for (const link of chain.links ?? []) {
+      if (link.stage === SEAL_LINK)
+        seals.set(link.callId, { deviceId: chain.deviceId, payload: link.payload, seq: link.seq });
+    }
+  }
+  const calls = new Set<string>();
+  const from = Date.parse(doc.period.from);
+  const to = Date.parse(doc.period.to);
+  for (const call of doc.evidence.calls ?? []) {
+    calls.add(call.callId);
+    const seal = seals.get(call.callId);
+    const created = Date.parse(call.createdAt);
+    // A call of another period may be sealed past the links this export carries; one of this period may not.
+    if (!seal && (created < from || created >= to)) continue;
+    for (const m of sealMismatches(call, seal)) {
+      problems.push({
+        deviceId: m.deviceId,
+        callId: m.callId,
+        ...(seal ? { seq: seal.seq, stage: SEAL_LINK } : {}),
+        field: m.field,
+        problem: 'seal_mismatch',
+        detail: `${m.detail} (call: ${JSON.stringify(m.call)}, seal: ${JSON.stringify(m.seal)})`,
+      });
+    }
+  }
+  for (const [callId, seal] of seals) {
+    if (!calls.has(callId)) {
+      problems.push({
+        deviceId: seal.deviceId,
+        callId,
+        seq: seal.seq,
+        stage: SEAL_LINK,
+        problem: 'seal_without_call',
+        detail: 'the export carries a seal but not the call row it seals',
+      });
+    }
+  }
+  return seals.size;
+}

@@ -1,0 +1,91 @@
+import { sign, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { canonicalJson, CHAIN_LINKS } from './evidence-chain';
+import { publicKeyInfo } from './audit-signing-key';
+
+/**
+ * DESIGN §6: an audit export an auditor checks offline. It carries the report, the chain heads it covers and,
+ * with its rows, every link of those chains from the first link of the period's calls to the head (rows of other
+ * calls interleaved there included, or the chain could not be recomputed), plus the sealed fields of every call
+ * with a link in it. The platform signs the canonical JSON of all of that (Ed25519); `signature` is left out.
+ */
+export const AUDIT_EXPORT_FORMAT = 'voice-fleet.audit-export/1';
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex');
+const seq = z.string().regex(/^[1-9][0-9]*$/, 'a positive integer');
+
+export const exportLinkSchema = z.strictObject({
+  seq,
+  callId: z.string(),
+  stage: z.enum(CHAIN_LINKS),
+  payload: z.unknown(),
+  prevHash: hash,
+  hash,
+  createdAt: z.string(),
+});
+export type ExportLink = z.infer<typeof exportLinkSchema>;
+
+export const exportChainSchema = z.strictObject({
+  deviceId: z.string(),
+  /** The first link's seq, and the hash it points at (GENESIS_HASH when the chain starts there). */
+  fromSeq: seq,
+  prevHash: hash,
+  /** The last link in this export: the device's head as the platform signs it. */
+  head: z.strictObject({ seq, hash }),
+  /** Every link from fromSeq to the head, in order; absent from an export made without its rows. */
+  links: z.array(exportLinkSchema).optional(),
+});
+export type ExportChain = z.infer<typeof exportChainSchema>;
+
+export const exportCallSchema = z.strictObject({
+  callId: z.string(),
+  deviceId: z.string(),
+  createdAt: z.string(),
+  verdict: z.string().nullable(),
+  reason: z.string().nullable(),
+  sealedAt: z.string().nullable(),
+});
+export type ExportCall = z.infer<typeof exportCallSchema>;
+
+export const auditSignatureSchema = z.strictObject({
+  algorithm: z.literal('Ed25519'),
+  /** The raw public key (base64) and its fingerprint: informative; an auditor checks with the key got out of band. */
+  publicKey: z.string(),
+  fingerprint: z.string(),
+  value: z.string(),
+});
+export type AuditSignature = z.infer<typeof auditSignatureSchema>;
+
+export const auditExportSchema = z.strictObject({
+  format: z.literal(AUDIT_EXPORT_FORMAT),
+  generatedAt: z.string(),
+  period: z.strictObject({ from: z.string(), to: z.string() }),
+  report: z.unknown(),
+  evidence: z.strictObject({
+    rows: z.boolean(),
+    chains: z.array(exportChainSchema),
+    calls: z.array(exportCallSchema).optional(),
+  }),
+  signature: auditSignatureSchema,
+});
+export type AuditExport = z.infer<typeof auditExportSchema>;
+export type UnsignedAuditExport = Omit<AuditExport, 'signature'>;
+
+/** The bytes the signature covers: the canonical JSON of the export without its signature. */
+export function signedBytes(document: UnsignedAuditExport | AuditExport): Buffer {
+  const { signature: _signature, ...body } = document as AuditExport;
+  return Buffer.from(canonicalJson(body), 'utf8');
+}
+
+export function signAuditExport(body: UnsignedAuditExport, privateKey: KeyObject): AuditExport {
+  const info = publicKeyInfo(privateKey);
+  return {
+    ...body,
+    signature: {
+      algorithm: 'Ed25519',
+      publicKey: info.publicKey,
+      fingerprint: info.fingerprint,
+      value: sign(null, signedBytes(body), privateKey).toString('base64'),
+    },
+  };
+}

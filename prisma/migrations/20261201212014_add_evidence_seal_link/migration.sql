@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "EvidenceStage" ADD VALUE 'seal';

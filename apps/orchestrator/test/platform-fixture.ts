@@ -55,7 +55,10 @@ export interface Platform {
   waitVerdict(callId: string, timeoutMs?: number): Promise<CallRow>;
   /** Until the call reaches a state (e.g. `verifying`). */
   waitFor(callId: string, state: string): Promise<void>;
+  /** The call's five evidence rows in chain order (its seal link is `seal`). */
   evidence(callId: string): Promise<EvidenceRow[]>;
+  /** The call's seal link, once sealed. */
+  seal(callId: string): Promise<EvidenceRow | undefined>;
   close(): Promise<void>;
 }
 
@@ -206,10 +209,18 @@ export async function startPlatform(
     },
     async evidence(callId) {
       const { rows } = await sql.query<EvidenceRow>(
-        'SELECT stage, seq::text AS seq, payload FROM evidence WHERE call_id = $1 ORDER BY evidence.seq',
+        `SELECT stage, seq::text AS seq, payload FROM evidence WHERE call_id = $1 AND stage <> 'seal'
+          ORDER BY evidence.seq`,
         [callId],
       );
       return rows;
+    },
+    async seal(callId) {
+      const { rows } = await sql.query<EvidenceRow>(
+        `SELECT stage, seq::text AS seq, payload FROM evidence WHERE call_id = $1 AND stage = 'seal'`,
+        [callId],
+      );
+      return rows[0];
     },
     async close() {
       await Promise.all(devices.map((device) => device.stop()));

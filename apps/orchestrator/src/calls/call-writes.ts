@@ -1,7 +1,7 @@
 import { EVIDENCE_STAGES, type CallState, type EvidenceStage, type Verdict } from '@fleet/domain';
 import { openCallApproval } from '@fleet/platform-client';
 import { inSpan } from '@fleet/telemetry';
-import type { CommitQueue, UnitTx } from '../evidence/commit-queue';
+import type { CommitQueue, SealInput, UnitTx } from '../evidence/commit-queue';
 import type { CallRecord } from './call-record';
 import { decisionRow, effectNotApplicable, parametersNotChecked, responseNotSent } from './evidence-builders';
 
@@ -39,18 +39,25 @@ export class CallWrites {
   private sealNow(call: CallRecord, conclusion: Conclusion): Promise<boolean> {
     return this.commits
       .submit(call.partition, async (tx) => {
+        // DESIGN §6: the row and its seal link in the chain get the same verdict, reason and time.
+        const seal: SealInput = {
+          verdict: conclusion.verdict,
+          reason: conclusion.reason,
+          sealedAt: new Date(),
+        };
         const { rowCount } = await tx.query(
-          `UPDATE call SET state = 'finished', verdict = $2, verdict_reason = $3, result = $4, sealed_at = now()
+          `UPDATE call SET state = 'finished', verdict = $2, verdict_reason = $3, result = $4, sealed_at = $5
           WHERE id = $1 AND verdict IS NULL`,
           [
             call.id,
-            conclusion.verdict,
-            conclusion.reason,
+            seal.verdict,
+            seal.reason,
             conclusion.result ? JSON.stringify(conclusion.result) : null,
+            seal.sealedAt,
           ],
         );
         if (!rowCount) return false;
-        await this.append(tx, call, completeRows(call, conclusion));
+        await this.append(tx, call, completeRows(call, conclusion), seal);
         return true;
       })
       .then((sealed) => {
@@ -131,12 +138,13 @@ export class CallWrites {
     });
   }
 
-  private async append(tx: UnitTx, call: CallRecord, rows: StageRows): Promise<void> {
+  private async append(tx: UnitTx, call: CallRecord, rows: StageRows, seal?: SealInput): Promise<void> {
     const fresh = EVIDENCE_STAGES.filter((stage) => rows[stage] !== undefined && !call.written.has(stage));
     await tx.appendEvidence(
       call.id,
       call.deviceId,
       fresh.map((stage) => ({ stage, payload: rows[stage] })),
+      seal,
     );
     for (const stage of fresh) call.written.add(stage);
   }

@@ -244,6 +244,42 @@ describe('the commit queue', () => {
     );
     expect(rows).toEqual([{ call_id: good, n: 2 }]);
   });
+
+  it("chains a call's seal as a link of its own right after the rows committed with it", async () => {
+    const name = partitionLeaseName(partition);
+    await pool.query(`UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = $1`, [
+      name,
+    ]);
+    const lease = (await new LeaseStore(pool, 'replica-6', 10_000).acquire(name))!;
+    const queue = new CommitQueue(pool, 'replica-6', () => lease, {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    const callId = '00000000-0000-4000-8000-00000000000b';
+    await pool.query(
+      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, deadline_at) VALUES ($1, $2, $3, 't', '{}', 'operator', now())`,
+      [callId, device, partition],
+    );
+    const sealedAt = new Date('2026-12-01T10:00:00.250Z');
+    await queue.submit(partition, (tx) =>
+      tx.appendEvidence(callId, device, [{ stage: 'effect', payload: { n: 1 } }], {
+        verdict: 'verified',
+        reason: 'read back 40',
+        sealedAt,
+      }),
+    );
+    const { rows } = await pool.query<{ stage: string; seq: string; payload: unknown; prev_hash: string }>(
+      `SELECT stage, seq::text AS seq, payload, prev_hash FROM evidence WHERE call_id = $1 ORDER BY evidence.seq`,
+      [callId],
+    );
+    expect(rows.map((r) => r.stage)).toEqual(['effect', 'seal']);
+    expect(BigInt(rows[1]!.seq)).toBe(BigInt(rows[0]!.seq) + 1n);
+    expect(rows[1]!.payload).toEqual({
+      verdict: 'verified',
+      reason: 'read back 40',
+      sealedAt: sealedAt.toISOString(),
+    });
+  });
 });
 
 describe('chain heads', () => {

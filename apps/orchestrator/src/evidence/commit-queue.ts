@@ -1,5 +1,14 @@
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
-import { evidenceHash, GENESIS_HASH, partitionOf, type EvidenceStage } from '@fleet/domain';
+import {
+  evidenceHash,
+  GENESIS_HASH,
+  partitionOf,
+  SEAL_LINK,
+  type ChainLink,
+  type EvidenceStage,
+  type SealPayload,
+  type Verdict,
+} from '@fleet/domain';
 import type { Histogram } from '@fleet/telemetry';
 import type { Lease } from '../coordination/lease-store';
 
@@ -15,11 +24,21 @@ export interface EvidenceRowInput {
   payload: unknown;
 }
 
+/** A call's seal as its call row gets it: the same verdict, reason and time go into the chain. */
+export interface SealInput {
+  verdict: Verdict;
+  reason: string;
+  sealedAt: Date;
+}
+
 /** What a unit can do inside the batch transaction. */
 export interface UnitTx {
   query<R extends QueryResultRow>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
-  /** Appends rows to the device's hash chain (seq and hash are assigned here, in order). */
-  appendEvidence(callId: string, deviceId: string, rows: EvidenceRowInput[]): Promise<void>;
+  /**
+   * Appends rows to the device's hash chain (seq and hash are assigned here, in order), then the call's seal when
+   * given: a link of its own after them (DESIGN §6), in the same transaction as the call row it seals.
+   */
+  appendEvidence(callId: string, deviceId: string, rows: EvidenceRowInput[], seal?: SealInput): Promise<void>;
 }
 
 interface Pending<T> {
@@ -47,7 +66,7 @@ function isChainConflict(err: unknown): boolean {
 interface ChainedRow {
   callId: string;
   deviceId: string;
-  stage: EvidenceStage;
+  stage: ChainLink;
   seq: string;
   payload: string;
   prevHash: string;
@@ -183,12 +202,15 @@ export class CommitQueue {
   private tx(client: PoolClient, tentative: Map<string, ChainHead>, batchRows: ChainedRow[]): UnitTx {
     return {
       query: (sql, params) => client.query(sql, params),
-      appendEvidence: async (callId, deviceId, rows) => {
-        if (rows.length === 0) return;
+      appendEvidence: async (callId, deviceId, rows, seal) => {
+        const links: { stage: ChainLink; payload: unknown }[] = seal
+          ? [...rows, { stage: SEAL_LINK, payload: sealPayloadOf(seal) }]
+          : rows;
+        if (links.length === 0) return;
         let head =
           tentative.get(deviceId) ?? this.heads.get(deviceId) ?? (await this.loadHead(client, deviceId));
         const createdAt = new Date().toISOString();
-        for (const row of rows) {
+        for (const row of links) {
           const seq = head.seq + 1n;
           const hash = evidenceHash(head.hash, {
             callId,
@@ -223,6 +245,10 @@ export class CommitQueue {
     const row = rows[0];
     return row ? { seq: BigInt(row.seq), hash: row.hash } : { seq: 0n, hash: GENESIS_HASH };
   }
+}
+
+function sealPayloadOf(seal: SealInput): SealPayload {
+  return { verdict: seal.verdict, reason: seal.reason, sealedAt: seal.sealedAt.toISOString() };
 }
 
 async function insertEvidence(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {

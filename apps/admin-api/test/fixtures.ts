@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { evidenceHash, GENESIS_HASH, partitionOf, type EvidenceStage } from '@fleet/domain';
+import { evidenceHash, GENESIS_HASH, partitionOf, type ChainLink, type EvidenceStage } from '@fleet/domain';
 
 export interface ToolSpec {
   name: string;
@@ -112,7 +112,7 @@ export const VALID_PAYLOADS: Record<EvidenceStage, unknown> = {
  */
 export async function insertEvidenceChain(
   pool: Pool,
-  rows: { callId: string; deviceId: string; stage: EvidenceStage; payload?: unknown }[],
+  rows: { callId: string; deviceId: string; stage: ChainLink; payload?: unknown }[],
 ): Promise<{ id: string; seq: number; hash: string }[]> {
   const heads = new Map<string, { seq: number; hash: string }>();
   const written: { id: string; seq: number; hash: string }[] = [];
@@ -130,7 +130,8 @@ export async function insertEvidenceChain(
     const head = heads.get(r.deviceId)!;
     const seq = head.seq + 1;
     const createdAt = new Date(Date.now() + seq).toISOString();
-    const payload = r.payload ?? VALID_PAYLOADS[r.stage];
+    const payload =
+      r.payload ?? (r.stage === 'seal' ? await sealPayloadOf(pool, r.callId) : VALID_PAYLOADS[r.stage]);
     const hash = evidenceHash(head.hash, {
       callId: r.callId,
       deviceId: r.deviceId,
@@ -149,3 +150,23 @@ export async function insertEvidenceChain(
   }
   return written;
 }
+
+/** What the orchestrator chains as a call's seal: its row's verdict, reason and sealed time. */
+async function sealPayloadOf(pool: Pool, callId: string): Promise<unknown> {
+  const { rows } = await pool.query<{ verdict: string; reason: string | null; sealed_at: Date | null }>(
+    'SELECT verdict, verdict_reason AS reason, sealed_at FROM call WHERE id = $1',
+    [callId],
+  );
+  const call = rows[0]!;
+  return { verdict: call.verdict, reason: call.reason, sealedAt: call.sealed_at?.toISOString() ?? null };
+}
+
+/** A sealed call's five rows and its seal, as the orchestrator chains them. */
+export const SEALED_CALL_LINKS: ChainLink[] = [
+  'discovery',
+  'decision',
+  'parameters',
+  'response',
+  'effect',
+  'seal',
+];

@@ -86,10 +86,11 @@ export class CallsRepository {
     return rows[0];
   }
 
+  /** The call's five rows (its seal link is what the call's verdict says: the integrity check compares them). */
   async evidence(callId: string): Promise<EvidenceRow[]> {
     const { rows } = await this.pool.query<EvidenceRow>(
       `SELECT id::text, stage, seq::text, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
-         FROM evidence e WHERE call_id = $1 ORDER BY e.seq`,
+         FROM evidence e WHERE call_id = $1 AND e.stage <> 'seal' ORDER BY e.seq`,
       [callId],
     );
     return rows;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from '@fleet/db';
+import { EVIDENCE_STAGES } from '@fleet/domain';
 import { PG_POOL } from '../infra/tokens';
 
 export interface Period {
@@ -151,14 +152,14 @@ export class AuditReportRepository {
   async incomplete(p: Period, limit: number): Promise<IncompleteLine[]> {
     const { rows } = await this.pool.query<IncompleteLine>(
       `SELECT c.id, c.device_id AS "deviceId", c.tool, c.verdict,
-              array(SELECT s::text FROM unnest(enum_range(NULL::"EvidenceStage")) s
-                     WHERE NOT EXISTS (SELECT 1 FROM evidence e WHERE e.call_id = c.id AND e.stage = s)) AS missing,
+              array(SELECT s FROM unnest($4::text[]) s
+                     WHERE NOT EXISTS (SELECT 1 FROM evidence e WHERE e.call_id = c.id AND e.stage::text = s)) AS missing,
               count(*) OVER ()::int AS total
          FROM call c
         WHERE c.created_at >= $1 AND c.created_at < $2 AND c.verdict IS NOT NULL
-          AND (SELECT count(*) FROM evidence e WHERE e.call_id = c.id) < 5
+          AND (SELECT count(*) FROM evidence e WHERE e.call_id = c.id AND e.stage <> 'seal') < 5
         ORDER BY c.created_at, c.id LIMIT $3`,
-      [p.from, p.to, limit],
+      [p.from, p.to, limit, EVIDENCE_STAGES],
     );
     return rows;
   }
@@ -178,7 +179,7 @@ export class AuditReportRepository {
               c.tool, c.origin, o.email AS "operatorEmail", c.api_key_id AS "apiKeyId", c.campaign_id AS "campaignId",
               c.voice_turn_id AS "voiceTurnId", c.reason, c.state, c.verdict, c.verdict_reason AS "verdictReason",
               a.state AS "approvalState", ao.email AS "approvedBy", a.decided_at AS "approvalDecidedAt",
-              (SELECT array_agg(e.stage::text) FROM evidence e WHERE e.call_id = c.id) AS stages
+              (SELECT array_agg(e.stage::text) FROM evidence e WHERE e.call_id = c.id AND e.stage <> 'seal') AS stages
          FROM call c
          LEFT JOIN operator o ON o.id = c.operator_id
          LEFT JOIN approval a ON a.call_id = c.id

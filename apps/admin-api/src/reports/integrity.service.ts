@@ -1,17 +1,24 @@
-import { Injectable } from '@nestjs/common';
-import { evidenceHash, GENESIS_HASH } from '@fleet/domain';
-import { IntegrityRepository, type ChainRow } from './integrity.repository';
+import { Inject, Injectable } from '@nestjs/common';
+import { ChainWalk, sealMismatches, type ChainBreak, type SealField } from '@fleet/domain';
+import { Counter, type Registry } from '@fleet/telemetry';
+import { METRICS_REGISTRY } from '../infra/tokens';
+import { IntegrityRepository, type ChainRow, type SealRow } from './integrity.repository';
 
-export type ChainProblem = 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch';
-
-export interface BrokenRow {
-  deviceId: string;
-  seq: string;
+export interface BrokenRow extends ChainBreak {
   evidenceId: string;
+}
+
+export interface SealProblem {
   callId: string;
-  stage: string;
-  problem: ChainProblem;
+  deviceId: string;
+  /** The call row's field that no longer says what its seal says (`seal`: the seal is missing or unreadable). */
+  field: SealField;
+  call: string | null;
+  seal: string | null;
   detail: string;
+  /** The seal link, when there is one. */
+  sealSeq: string | null;
+  evidenceId: string | null;
 }
 
 export interface IntegrityReport {
@@ -19,87 +26,110 @@ export interface IntegrityReport {
   checkedDevices: number;
   checkedRows: number;
   checkedHeads: number;
+  checkedSeals: number;
   /** The first broken row of each device whose chain is broken. */
   broken: BrokenRow[];
+  /** Every sealed call whose row differs from its seal, field by field (the first MAX_LISTED). */
+  sealMismatches: SealProblem[];
+  sealMismatchCount: number;
 }
 
 const PAGE = 5_000;
+const MAX_LISTED = 1_000;
 
 /**
- * DESIGN §6: re-walks every device's evidence chain from GENESIS_HASH in seq order, recomputing each row's
- * hash from its content, and checks the chain passes through every recorded head. Names the first row where
- * the chain breaks: the row whose content no longer matches its hash, or whose link or sequence is cut.
+ * DESIGN §6: re-walks every device's evidence chain (seal links included) from GENESIS_HASH in seq order,
+ * recomputing each hash, and checks it passes through every recorded head; then compares every sealed call row
+ * with its seal. Names the first row where each chain breaks, and every call and field that does not fit.
  */
 @Injectable()
 export class IntegrityService {
-  constructor(private readonly evidence: IntegrityRepository) {}
+  private readonly failures: Counter;
+
+  constructor(
+    private readonly evidence: IntegrityRepository,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.failures = new Counter({
+      name: 'admin_api_integrity_failures_total',
+      help: 'Problems integrity checks found: broken chains by problem, and sealed calls that differ from their seal',
+      labelNames: ['problem'],
+      registers: [registry],
+    });
+  }
 
   async check(deviceId?: string): Promise<IntegrityReport> {
+    const [chains, seals] = [await this.walkChains(deviceId), await this.compareSeals(deviceId)];
+    for (const b of chains.broken) this.failures.inc({ problem: b.problem });
+    if (seals.count > 0) this.failures.inc({ problem: 'seal_mismatch' }, seals.count);
+    return {
+      ok: chains.broken.length === 0 && seals.count === 0,
+      checkedDevices: chains.devices,
+      checkedRows: chains.rows,
+      checkedHeads: chains.heads,
+      checkedSeals: seals.checked,
+      broken: chains.broken,
+      sealMismatches: seals.listed,
+      sealMismatchCount: seals.count,
+    };
+  }
+
+  private async walkChains(deviceId?: string) {
     const heads = new Map<string, string>();
     for (const h of await this.evidence.heads(deviceId)) heads.set(`${h.deviceId}/${h.seq}`, h.hash);
-    const broken = new Map<string, BrokenRow>();
-    const devices = new Set<string>();
-    let rows = 0;
-    let checkedHeads = 0;
-    let chain = { deviceId: '', prev: GENESIS_HASH, seq: 0n };
+    const walk = new ChainWalk((device, seq) => heads.get(`${device}/${seq}`));
+    const broken: BrokenRow[] = [];
     let after: { deviceId: string; seq: string } | undefined;
     for (;;) {
       const page = await this.evidence.page(PAGE, after, deviceId);
       for (const row of page) {
-        rows++;
-        if (row.deviceId !== chain.deviceId) {
-          devices.add(row.deviceId);
-          chain = { deviceId: row.deviceId, prev: GENESIS_HASH, seq: BigInt(row.seq) - 1n };
-        }
-        const head = heads.get(`${row.deviceId}/${row.seq}`);
-        if (head !== undefined) checkedHeads++;
-        const problem = broken.has(row.deviceId) ? undefined : this.verify(row, chain.prev, chain.seq, head);
-        if (problem) broken.set(row.deviceId, problem);
-        // Go on from what is stored, so one broken row does not hide whether the rest still links up.
-        chain = { deviceId: row.deviceId, prev: row.hash, seq: BigInt(row.seq) };
+        const problem = walk.next(linkOf(row));
+        if (problem) broken.push({ ...problem, evidenceId: row.id });
       }
       const last = page[page.length - 1];
       if (!last || page.length < PAGE) break;
       after = { deviceId: last.deviceId, seq: last.seq };
     }
-    return {
-      ok: broken.size === 0,
-      checkedDevices: devices.size,
-      checkedRows: rows,
-      checkedHeads,
-      broken: [...broken.values()],
-    };
+    return { broken, devices: walk.devices, rows: walk.links, heads: walk.headsChecked };
   }
 
-  private verify(
-    row: ChainRow,
-    prev: string,
-    prevSeq: bigint,
-    head: string | undefined,
-  ): BrokenRow | undefined {
-    const at = (problem: ChainProblem, detail: string): BrokenRow => ({
-      deviceId: row.deviceId,
-      seq: row.seq,
-      evidenceId: row.id,
-      callId: row.callId,
-      stage: row.stage,
-      problem,
-      detail,
-    });
-    if (BigInt(row.seq) !== prevSeq + 1n) return at('seq_gap', `seq ${prevSeq + 1n} is missing before it`);
-    if (row.prevHash !== prev)
-      return at('prev_hash_mismatch', 'its link does not point at the row before it');
-    const computed = evidenceHash(prev, {
-      callId: row.callId,
-      deviceId: row.deviceId,
-      stage: row.stage,
-      seq: BigInt(row.seq),
-      payload: row.payload,
-      createdAt: row.createdAt.toISOString(),
-    });
-    if (computed !== row.hash) return at('hash_mismatch', 'its content no longer matches its hash');
-    if (head !== undefined && head !== row.hash)
-      return at('head_mismatch', 'a recorded chain head disagrees');
-    return undefined;
+  private async compareSeals(deviceId?: string) {
+    const listed: SealProblem[] = [];
+    let count = 0;
+    let checked = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.evidence.seals(PAGE, after, deviceId);
+      for (const row of page) {
+        checked++;
+        for (const m of mismatchesOf(row)) {
+          count++;
+          if (listed.length < MAX_LISTED) listed.push(m);
+        }
+      }
+      const last = page[page.length - 1];
+      if (!last || page.length < PAGE) break;
+      after = last.callId;
+    }
+    return { listed, count, checked };
   }
+}
+
+function linkOf(row: ChainRow) {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+function mismatchesOf(row: SealRow): SealProblem[] {
+  const seal =
+    row.sealId === null ? undefined : { deviceId: row.sealDeviceId ?? '', payload: row.sealPayload };
+  return sealMismatches(
+    {
+      callId: row.callId,
+      deviceId: row.deviceId,
+      verdict: row.verdict,
+      reason: row.reason,
+      sealedAt: row.sealedAt?.toISOString() ?? null,
+    },
+    seal,
+  ).map((m) => ({ ...m, sealSeq: row.sealSeq, evidenceId: row.sealId }));
 }

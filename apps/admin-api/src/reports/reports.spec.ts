@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { insertCall, insertEvidenceChain } from '../../test/fixtures';
+import { insertCall, insertEvidenceChain, SEALED_CALL_LINKS } from '../../test/fixtures';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 import { LEDGER_COLUMNS } from './audit-report.service';
 
@@ -28,7 +28,7 @@ describe('audit reports', () => {
     });
     await insertEvidenceChain(
       h.pool,
-      STAGES.map((stage) => ({ callId: verified, deviceId: devices[0]!, stage })),
+      SEALED_CALL_LINKS.map((stage) => ({ callId: verified, deviceId: devices[0]!, stage })),
     );
     const acknowledged = await insertCall(h.pool, {
       deviceId: devices[1]!,
@@ -168,12 +168,21 @@ describe('the integrity check', () => {
         const call = await insertCall(h.pool, { deviceId: device, verdict: 'verified' });
         await insertEvidenceChain(
           h.owner,
-          STAGES.map((stage) => ({ callId: call, deviceId: device, stage })),
+          SEALED_CALL_LINKS.map((stage) => ({ callId: call, deviceId: device, stage })),
         );
       }
     }
     const r = await h.request('GET', '/api/v1/reports/integrity', { key: viewer.key });
-    expect(r.body).toEqual({ ok: true, checkedDevices: 2, checkedRows: 30, checkedHeads: 0, broken: [] });
+    expect(r.body).toEqual({
+      ok: true,
+      checkedDevices: 2,
+      checkedRows: 36,
+      checkedHeads: 0,
+      checkedSeals: 6,
+      broken: [],
+      sealMismatches: [],
+      sealMismatchCount: 0,
+    });
   });
 
   it('names the first row of a chain whose content was changed behind the application', async () => {
@@ -210,6 +219,40 @@ describe('the integrity check', () => {
       key: viewer.key,
     });
     expect(one.body).toMatchObject({ ok: true, checkedDevices: 1 });
+  });
+
+  it('refuses the application role any change to a sealed call', async () => {
+    const { rows } = await h.pool.query(`SELECT id FROM call WHERE device_id = $1 LIMIT 1`, [devices[0]]);
+    await expect(
+      h.pool.query(`UPDATE call SET verdict = 'device_error' WHERE id = $1`, [rows[0].id]),
+    ).rejects.toThrow(/is sealed/);
+    await expect(h.pool.query(`DELETE FROM call WHERE id = $1`, [rows[0].id])).rejects.toThrow(/is sealed/);
+  });
+
+  it('names a sealed call a superuser changed behind the trigger, field by field, and counts it', async () => {
+    const { rows } = await h.owner.query<{ id: string }>(
+      `SELECT id FROM call WHERE device_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [devices[0]],
+    );
+    const callId = rows[0]!.id;
+    await h.owner.query('ALTER TABLE call DISABLE TRIGGER call_sealed_is_final');
+    await h.owner.query(`UPDATE call SET verdict = 'device_error', verdict_reason = 'forged' WHERE id = $1`, [
+      callId,
+    ]);
+    await h.owner.query('ALTER TABLE call ENABLE TRIGGER call_sealed_is_final');
+
+    const r = await h.request('GET', `/api/v1/reports/integrity?deviceId=${devices[0]}`, { key: viewer.key });
+    expect(r.body.ok).toBe(false);
+    expect(r.body.broken).toEqual([]); // the chain itself is intact: the row no longer says what it sealed
+    expect(r.body.sealMismatchCount).toBe(2);
+    expect(r.body.sealMismatches).toEqual([
+      expect.objectContaining({ callId, field: 'verdict', call: 'device_error', seal: 'verified' }),
+      expect.objectContaining({ callId, field: 'reason', call: 'forged', seal: null }),
+    ]);
+    const metrics = await h.request('GET', '/metrics');
+    expect(metrics.text).toMatch(
+      /admin_api_integrity_failures_total\{[^}]*problem="seal_mismatch"[^}]*\} 2\n/,
+    );
   });
 
   it('notices a row removed from the middle of a chain', async () => {

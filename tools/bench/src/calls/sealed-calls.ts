@@ -27,7 +27,7 @@ export async function readSealedCalls(sql: Client, callIds: string[]): Promise<S
     `SELECT c.verdict, extract(epoch FROM c.sealed_at - c.created_at) * 1000 AS ms,
             extract(epoch FROM c.sent_at - c.created_at) * 1000 AS send,
             extract(epoch FROM c.sealed_at - c.sent_at) * 1000 AS seal,
-            (SELECT count(DISTINCT e.stage)::int FROM evidence e WHERE e.call_id = c.id) AS stages
+            (SELECT count(DISTINCT e.stage)::int FROM evidence e WHERE e.call_id = c.id AND e.stage <> 'seal') AS stages
        FROM call c WHERE c.id = ANY($1::uuid[])`,
     [callIds],
   );

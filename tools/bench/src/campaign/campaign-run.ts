@@ -111,7 +111,7 @@ export async function runFirmwareCampaign(config: BenchConfig, o: CampaignOption
     const cost = costBetween(from, to);
     const { rows } = await p.sql.query<{ verdict: string | null; n: number; five: number }>(
       `SELECT c.verdict, count(*)::int AS n,
-              count(*) FILTER (WHERE (SELECT count(DISTINCT e.stage) FROM evidence e WHERE e.call_id = c.id) = 5)::int AS five
+              count(*) FILTER (WHERE (SELECT count(DISTINCT e.stage) FROM evidence e WHERE e.call_id = c.id AND e.stage <> 'seal') = 5)::int AS five
          FROM call c WHERE c.campaign_id = $1 GROUP BY c.verdict`,
       [id],
     );

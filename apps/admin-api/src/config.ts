@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  auditSigningEnv,
   commonEnv,
   databaseEnv,
   envBoolean,
@@ -10,6 +11,7 @@ import {
   redisEnv,
   tracingEnv,
 } from '@fleet/config';
+import { privateKeyFromText } from '@fleet/domain';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
@@ -66,8 +68,21 @@ const schema = z
     MCP_SESSION_IDLE_S: envInt(30 * 60, { min: 10, max: 7 * 24 * 3600 }),
     /** Open MCP sessions this process holds at most; a new one beyond that is refused with 503. */
     MCP_MAX_SESSIONS: envInt(1000, { min: 1 }),
+    /** Ed25519 key (PEM, or base64 of its 32 bytes) that signs audit exports; dev: `.local/dev-secrets.json`. */
+    ...auditSigningEnv,
+    /** Chain links one signed audit export with its rows may carry (it is built in memory). */
+    AUDIT_EXPORT_MAX_LINKS: envInt(100_000, { min: 1 }),
   })
   .superRefine((c, ctx) => {
+    if (c.AUDIT_SIGNING_KEY !== undefined) {
+      try {
+        privateKeyFromText(c.AUDIT_SIGNING_KEY);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['AUDIT_SIGNING_KEY'], message: (err as Error).message });
+      }
+    } else if (c.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['AUDIT_SIGNING_KEY'], message: 'required in production' });
+    }
     if (c.OIDC_ISSUER === undefined) return;
     for (const name of ['OIDC_CLIENT_ID', 'OIDC_REDIRECT_URL'] as const) {
       if (c[name] === undefined)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
@@ -11,6 +11,8 @@ import { z } from 'zod';
 const devSecretsSchema = z.object({
   deviceSigningKey: z.string().min(16),
   services: z.record(z.string(), z.string().min(16)),
+  /** The Ed25519 key that signs audit exports (base64 of its 32 bytes); added to an older file when first needed. */
+  auditSigningKey: z.string().min(16).optional(),
 });
 export type DevSecrets = z.infer<typeof devSecretsSchema>;
 
@@ -30,6 +32,7 @@ export function loadOrCreateDevSecrets(path: string): DevSecrets {
   const secrets: DevSecrets = {
     deviceSigningKey: randomBytes(32).toString('base64url'),
     services: Object.fromEntries(SERVICE_IDENTITIES.map((id) => [id, randomBytes(24).toString('base64url')])),
+    auditSigningKey: newAuditSigningKey(),
   };
   mkdirSync(dirname(path), { recursive: true });
   try {
@@ -40,4 +43,29 @@ export function loadOrCreateDevSecrets(path: string): DevSecrets {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return devSecretsSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
   }
+}
+
+/**
+ * The development audit signing key, added to a file written before it existed. The file is rewritten whole
+ * (renamed into place, so a reader never sees half of it) and read again: when two processes add one at once, the
+ * key that reached the file is the one both use.
+ */
+export function loadOrCreateAuditSigningKey(path: string): string {
+  const secrets = loadOrCreateDevSecrets(path);
+  if (secrets.auditSigningKey) return secrets.auditSigningKey;
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(
+    temporary,
+    JSON.stringify({ ...secrets, auditSigningKey: newAuditSigningKey() }, null, 2) + '\n',
+    {
+      mode: 0o600,
+    },
+  );
+  renameSync(temporary, path);
+  return loadOrCreateDevSecrets(path).auditSigningKey!;
+}
+
+// An Ed25519 private key is 32 random bytes (RFC 8032 §5.1.5).
+function newAuditSigningKey(): string {
+  return randomBytes(32).toString('base64');
 }

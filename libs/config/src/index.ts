@@ -10,6 +10,7 @@ export {
 } from './common-env';
 export {
   devSecretsPath,
+  loadOrCreateAuditSigningKey,
   loadOrCreateDevSecrets,
   SERVICE_IDENTITIES,
   type DevSecrets,
@@ -18,3 +19,4 @@ export {
 export { findWorkspaceRoot } from './workspace-root';
 export { serviceMqttEnv, resolveServicePassword } from './service-mqtt-env';
 export { tracingEnv, otlpExportEnabled } from './tracing-env';
+export { auditSigningEnv, resolveAuditSigningKey } from './audit-signing-env';

@@ -4,10 +4,11 @@ import { canonicalJson, CHAIN_LINKS } from './evidence-chain';
 import { publicKeyInfo } from './audit-signing-key';
 
 /**
- * DESIGN §6: an audit export an auditor checks offline. It carries the report, the chain heads it covers and,
- * with its rows, every link of those chains from the first link of the period's calls to the head (rows of other
- * calls interleaved there included, or the chain could not be recomputed), plus the sealed fields of every call
- * with a link in it. The platform signs the canonical JSON of all of that (Ed25519); `signature` is left out.
+ * DESIGN §6: an audit export an auditor checks offline: the audit report (its own fields beside these), the chain
+ * heads it covers and, with its rows, every link of those chains from the first link of the period's calls to the
+ * head (rows of other calls interleaved there included, or the chain could not be recomputed), plus the sealed
+ * fields of every call with a link in it. The platform signs the canonical JSON of the whole document but its
+ * `signature` (Ed25519), so a field added, removed or changed anywhere fails the signature.
  */
 export const AUDIT_EXPORT_FORMAT = 'voice-fleet.audit-export/1';
 
@@ -56,11 +57,11 @@ export const auditSignatureSchema = z.strictObject({
 });
 export type AuditSignature = z.infer<typeof auditSignatureSchema>;
 
-export const auditExportSchema = z.strictObject({
+/** The fields the verifier reads; the report's own (calls, approvals, ...) ride along under the signature. */
+export const auditExportSchema = z.looseObject({
   format: z.literal(AUDIT_EXPORT_FORMAT),
   generatedAt: z.string(),
   period: z.strictObject({ from: z.string(), to: z.string() }),
-  report: z.unknown(),
   evidence: z.strictObject({
     rows: z.boolean(),
     chains: z.array(exportChainSchema),
@@ -69,11 +70,18 @@ export const auditExportSchema = z.strictObject({
   signature: auditSignatureSchema,
 });
 export type AuditExport = z.infer<typeof auditExportSchema>;
-export type UnsignedAuditExport = Omit<AuditExport, 'signature'>;
+export interface UnsignedAuditExport {
+  format: typeof AUDIT_EXPORT_FORMAT;
+  generatedAt: string;
+  period: { from: string; to: string };
+  evidence: AuditExport['evidence'];
+  /** The report's own fields. */
+  [field: string]: unknown;
+}
 
 /** The bytes the signature covers: the canonical JSON of the export without its signature. */
-export function signedBytes(document: UnsignedAuditExport | AuditExport): Buffer {
-  const { signature: _signature, ...body } = document as AuditExport;
+export function signedBytes(document: object): Buffer {
+  const { signature: _signature, ...body } = document as { signature?: unknown };
   return Buffer.from(canonicalJson(body), 'utf8');
 }
 

@@ -78,6 +78,7 @@ export interface LedgerRow {
   approvedBy: string | null;
   approvalDecidedAt: Date | null;
   stages: string[] | null;
+  sealHash: string | null;
 }
 
 /** The audit report's queries, all bounded by the period on call.created_at (indexed). */
@@ -179,7 +180,8 @@ export class AuditReportRepository {
               c.tool, c.origin, o.email AS "operatorEmail", c.api_key_id AS "apiKeyId", c.campaign_id AS "campaignId",
               c.voice_turn_id AS "voiceTurnId", c.reason, c.state, c.verdict, c.verdict_reason AS "verdictReason",
               a.state AS "approvalState", ao.email AS "approvedBy", a.decided_at AS "approvalDecidedAt",
-              (SELECT array_agg(e.stage::text) FROM evidence e WHERE e.call_id = c.id AND e.stage <> 'seal') AS stages
+              (SELECT array_agg(e.stage::text) FROM evidence e WHERE e.call_id = c.id AND e.stage <> 'seal') AS stages,
+              (SELECT e.hash FROM evidence e WHERE e.call_id = c.id AND e.stage = 'seal') AS "sealHash"
          FROM call c
          LEFT JOIN operator o ON o.id = c.operator_id
          LEFT JOIN approval a ON a.call_id = c.id

@@ -28,6 +28,8 @@ export const LEDGER_COLUMNS = [
   'approved_at',
   'evidence_rows',
   'evidence_missing',
+  // The call's seal link in its device's chain: the line is the one the signed JSON export vouches for.
+  'seal_hash',
 ] as const;
 
 /**
@@ -136,6 +138,7 @@ function ledgerLine(r: LedgerRow): Record<(typeof LEDGER_COLUMNS)[number], unkno
     approved_at: r.approvalDecidedAt?.toISOString() ?? '',
     evidence_rows: stages.length,
     evidence_missing: EVIDENCE_STAGES.filter((s) => !stages.includes(s)).join(';'),
+    seal_hash: r.sealHash ?? '',
   };
 }
 

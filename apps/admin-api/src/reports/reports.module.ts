@@ -1,12 +1,23 @@
 import { Module } from '@nestjs/common';
+import { AuditExportRepository } from './audit-export.repository';
+import { AuditExportService } from './audit-export.service';
 import { AuditReportRepository } from './audit-report.repository';
 import { AuditReportService } from './audit-report.service';
+import { AuditSigner } from './audit-signer';
 import { IntegrityRepository } from './integrity.repository';
 import { IntegrityService } from './integrity.service';
 import { ReportsController } from './reports.controller';
 
 @Module({
   controllers: [ReportsController],
-  providers: [AuditReportService, AuditReportRepository, IntegrityService, IntegrityRepository],
+  providers: [
+    AuditReportService,
+    AuditReportRepository,
+    AuditExportService,
+    AuditExportRepository,
+    AuditSigner,
+    IntegrityService,
+    IntegrityRepository,
+  ],
 })
 export class ReportsModule {}

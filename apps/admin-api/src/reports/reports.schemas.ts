@@ -10,6 +10,12 @@ export const auditQuery = z
     from: isoInstant.optional().describe('start of the period (inclusive); default: 24 hours before `to`'),
     to: isoInstant.optional().describe('end of the period (exclusive); default: now'),
     format: z.enum(['json', 'csv']).default('json'),
+    evidence: z
+      .enum(['heads', 'rows'])
+      .default('heads')
+      .describe(
+        'JSON only: `heads`, the chain heads the report covers (signed); `rows`, also every chain link and sealed call behind them, for `npm run audit:verify`',
+      ),
     section: z
       .enum(CSV_SECTIONS)
       .default('calls')
@@ -26,4 +32,13 @@ export type AuditQuery = z.infer<typeof auditQuery>;
 
 export const integrityQuery = z.strictObject({
   deviceId: macSchema.optional().describe('check one device only'),
+});
+
+export const signingKeyView = z.object({
+  algorithm: z.literal('Ed25519'),
+  publicKey: z
+    .string()
+    .describe('the raw 32-byte public key, base64 (what `audit:verify --public-key` takes)'),
+  publicKeyPem: z.string(),
+  fingerprint: z.string().describe('`sha256:<hex>` of the raw key, to compare with the one got out of band'),
 });

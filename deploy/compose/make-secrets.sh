@@ -18,6 +18,8 @@ app_password=$(secret)
 signing_key=$(secret)
 orchestrator_password=$(secret)
 voice_worker_password=$(secret)
+# The admin API's Ed25519 audit signing key: 32 random bytes, base64 (what AUDIT_SIGNING_KEY takes).
+audit_signing_key=$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 
 # The passwords below are only taken from the newly generated set when the file that holds them is new too: if
 # postgres.env exists, the URLs must keep its passwords.
@@ -59,4 +61,7 @@ MQTT_PASSWORD=$orchestrator_password
 EOF
 write voice-worker.env <<EOF
 MQTT_PASSWORD=$voice_worker_password
+EOF
+write admin-api.env <<EOF
+AUDIT_SIGNING_KEY=$audit_signing_key
 EOF

@@ -102,6 +102,7 @@ describe(`deploy/compose.yaml against the Compose Specification (compose-spec-sc
       'SERVICE_CREDENTIALS',
       'POSTGRES_PASSWORD',
       'FLEET_APP_PASSWORD',
+      'AUDIT_SIGNING_KEY',
     ];
     for (const [name, s] of services) {
       expect([name, Object.keys(env(s)).filter((k) => secretNames.includes(k))]).toEqual([name, []]);
@@ -134,6 +135,7 @@ describe(`deploy/compose.yaml against the Compose Specification (compose-spec-sc
       expect(credentials).toBe(
         `orchestrator:${read('orchestrator')['MQTT_PASSWORD']},voice-worker:${read('voice-worker')['MQTT_PASSWORD']}`,
       );
+      expect(Buffer.from(read('admin-api')['AUDIT_SIGNING_KEY']!, 'base64')).toHaveLength(32);
       for (const value of [
         ...Object.values(postgres),
         read('broker')['DEVICE_SIGNING_KEYS']!,

@@ -20,6 +20,7 @@ import { COMMANDS, ROOT, SERVICES } from './deploy-files';
 // from there, in production mode, against a real Postgres and Redis.
 
 const SIGNING_KEY = 'deploy-check-signing-key-0123456789';
+const AUDIT_SIGNING_KEY = Buffer.alloc(32, 7).toString('base64');
 const SECRETS = {
   orchestrator: 'deploy-check-orchestrator-0123',
   'voice-worker': 'deploy-check-voice-worker-0123',
@@ -64,7 +65,7 @@ describe('the image, rebuilt as a pruned production install', () => {
           MQTT_PASSWORD: SECRETS[service],
         };
       case 'admin-api':
-        return common;
+        return { ...common, AUDIT_SIGNING_KEY };
     }
   };
 

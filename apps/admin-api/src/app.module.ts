@@ -15,6 +15,7 @@ import { EventsModule } from './events/events.module';
 import { FirmwareModule } from './firmware/firmware.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
+import { JsonDepthInterceptor } from './http/json-depth.interceptor';
 import { UndeclaredInputInterceptor } from './http/undeclared-input.interceptor';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -62,10 +63,12 @@ export class AppModule {
         ...API_MODULES,
         McpModule, // `/mcp`, outside /api/v1 and its OpenAPI document
       ],
-      // Audit outermost (a refused request is audited too), then refusing undeclared input, then idempotency
-      // (a replayed answer is audited as the request it answers).
+      // Audit outermost (a refused request is audited too), then refusing a body nested too deep (before anything
+      // walks it), then refusing undeclared input, then idempotency (a replayed answer is audited as the request
+      // it answers).
       providers: [
         { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: JsonDepthInterceptor },
         { provide: APP_INTERCEPTOR, useClass: UndeclaredInputInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],

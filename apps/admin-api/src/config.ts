@@ -68,6 +68,8 @@ const schema = z
     MCP_SESSION_IDLE_S: envInt(30 * 60, { min: 10, max: 7 * 24 * 3600 }),
     /** Open MCP sessions this process holds at most; a new one beyond that is refused with 503. */
     MCP_MAX_SESSIONS: envInt(1000, { min: 1 }),
+    /** How deep any JSON body may nest (objects and arrays, the body itself is level 1); deeper is a 400. */
+    JSON_MAX_DEPTH: envInt(32, { min: 4, max: 256 }),
     /** Ed25519 key (PEM, or base64 of its 32 bytes) that signs audit exports; dev: `.local/dev-secrets.json`. */
     ...auditSigningEnv,
     /** Chain links one signed audit export with its rows may carry (it is built in memory). */

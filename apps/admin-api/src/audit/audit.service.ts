@@ -15,6 +15,8 @@ export interface AuditEntry {
 
 const SECRET_KEYS = /password|secret|token/i;
 const MAX_BODY_CHARS = 8_192;
+/** Deeper than this, a body is kept as a marker: its audit row must not cost the stack what the body holds. */
+const MAX_BODY_DEPTH = 64;
 
 /** Who did what to which target, when and from where: one `audit_event` row per mutating request. */
 @Injectable()
@@ -43,7 +45,7 @@ export class AuditService {
   }
 }
 
-/** A request body as an audit event keeps it: secrets blanked, binaries by size and hash, long ones cut. */
+/** A request body as an audit event keeps it: secrets blanked, binaries by size and hash, long or deep ones cut. */
 export function auditableBody(body: unknown): unknown {
   if (body === undefined || body === null) return undefined;
   if (Buffer.isBuffer(body)) {
@@ -54,12 +56,11 @@ export function auditableBody(body: unknown): unknown {
   return text.length > MAX_BODY_CHARS ? { truncated: text.slice(0, MAX_BODY_CHARS) } : redacted;
 }
 
-function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v)]),
-    );
-  }
-  return value;
+function redact(value: unknown, depth = 1): unknown {
+  if (!value || typeof value !== 'object') return value;
+  if (depth > MAX_BODY_DEPTH) return `[nested deeper than ${MAX_BODY_DEPTH} levels]`;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1)]),
+  );
 }

@@ -4,6 +4,7 @@ import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform
 import { createRedis, watchRedis, type Redis } from '@fleet/queues';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import { JsonDepthRefusals } from '../http/json-depth.interceptor';
 import { ConnectionCloser } from './connection-closer';
 import { ControlChannel } from './control-channel';
 import { PrismaService } from './prisma.service';
@@ -61,6 +62,7 @@ export class InfraModule {
       Transactions,
       Notices,
       ConnectionCloser,
+      JsonDepthRefusals, // REST (an interceptor) and /mcp refuse deep bodies alike
     ];
     return {
       module: InfraModule,

@@ -9,6 +9,7 @@ import { bearerOf } from '../auth/auth.guard';
 import { AuthService } from '../auth/auth.service';
 import { originOf, type Actor } from '../http/actor';
 import { ApiError } from '../http/api-error';
+import { JsonDepthRefusals } from '../http/json-depth.interceptor';
 import { LOGGER } from '../infra/tokens';
 import type { McpSession } from './mcp-session';
 import { McpSessions } from './mcp-sessions';
@@ -28,6 +29,7 @@ export class McpEndpoint implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly auth: AuthService,
     private readonly sessions: McpSessions,
+    private readonly depth: JsonDepthRefusals,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -43,6 +45,8 @@ export class McpEndpoint implements OnModuleInit {
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     try {
       const actor = await this.authenticate(request);
+      const tooDeep = this.depth.refusalFor(request);
+      if (tooDeep) throw tooDeep;
       const { session, opened } = await this.sessionFor(request, actor);
       reply.hijack(); // the transport writes the response (JSON or an event stream) itself
       const raw: IncomingMessage & { auth?: AuthInfo } = request.raw;

@@ -5,7 +5,7 @@ import { ADMIN_API_CONFIG, secureCookies, type AdminApiConfig } from '../config'
 import { CurrentActor, Origin, type Actor, type RequestOrigin } from '../http/actor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidQuery } from '../http/validation';
-import { loginBody, oidcCallbackQuery, signedInView, whoAmIView } from './auth.schemas';
+import { changePasswordBody, loginBody, oidcCallbackQuery, signedInView, whoAmIView } from './auth.schemas';
 import { AuthService, type SignedIn } from './auth.service';
 import { OidcSignInService } from './oidc-sign-in.service';
 import { readCookie, sessionCookie } from './session-token';
@@ -43,6 +43,24 @@ export class AuthController {
   async logout(@CurrentActor() actor: Actor, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.auth.logout(actor);
     void reply.header('set-cookie', sessionCookie('', 0, secureCookies(this.config)));
+  }
+
+  @Post('password')
+  @HttpCode(204)
+  @Roles('viewer')
+  @Audited('auth.password_change', 'operator')
+  @Doc({
+    summary: 'Change your own password (the current one proves it is you)',
+    description:
+      'Ends every other session of yours; the session this is sent with stays. API keys are not affected.',
+    response: { status: 204 },
+  })
+  async changePassword(
+    @CurrentActor() actor: Actor,
+    @ValidBody(changePasswordBody) body: z.infer<typeof changePasswordBody>,
+    @Origin() origin: RequestOrigin,
+  ): Promise<void> {
+    await this.auth.changePassword(actor, body.currentPassword, body.password, origin);
   }
 
   @Get('me')

@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { ROLES } from '@fleet/auth';
+import { password } from '../operators/operators.schemas';
 
 export const loginBody = z.strictObject({
   email: z.email().max(320),
   password: z.string().min(1).max(1024),
+});
+
+export const changePasswordBody = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+  password: password.describe('the new password'),
 });
 
 export const operatorView = z.object({

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parseApiKey, ROLES, verifyApiKeySecret, verifyPassword, type Role } from '@fleet/auth';
+import { hashPassword, parseApiKey, ROLES, verifyApiKeySecret, verifyPassword, type Role } from '@fleet/auth';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor, RequestOrigin } from '../http/actor';
 import { ApiError } from '../http/api-error';
@@ -46,9 +46,7 @@ export class AuthService {
   }
 
   async login(email: string, password: string, origin: RequestOrigin): Promise<SignedIn> {
-    if (await this.throttle.blocked(email, origin.ip)) {
-      throw new ApiError(429, 'too_many_attempts', 'too many failed sign-ins; try again in 15 minutes');
-    }
+    await this.refuseWhileThrottled(email, origin);
     const operator = await this.operators.byEmail(email);
     const ok = await verifyPassword(password, operator?.passwordHash ?? DUMMY_HASH);
     if (!operator || !ok || operator.disabledAt) {
@@ -57,6 +55,47 @@ export class AuthService {
     }
     await this.throttle.succeeded(email, origin.ip);
     return this.startSession(operator, origin);
+  }
+
+  /**
+   * A person changes their own password, proving the current one (throttled like a sign-in: a stolen session
+   * must not become a way to guess it). Their other sessions end; the one they did it in stays, if it is one.
+   */
+  async changePassword(actor: Actor, current: string, next: string, origin: RequestOrigin): Promise<void> {
+    await this.refuseWhileThrottled(actor.email, origin);
+    const operator = await this.operators.byId(actor.operatorId);
+    if (!operator?.passwordHash) {
+      throw new ApiError(
+        409,
+        'no_password',
+        'this account signs in through OpenID Connect and has no password',
+      );
+    }
+    if (!(await verifyPassword(current, operator.passwordHash))) {
+      await this.throttle.failed(actor.email, origin.ip);
+      throw new ApiError(403, 'wrong_password', 'the current password is wrong', [
+        { field: 'body.currentPassword', message: 'wrong password' },
+      ]);
+    }
+    await this.throttle.succeeded(actor.email, origin.ip);
+    await this.operators.update(
+      actor.operatorId,
+      { passwordHash: await hashPassword(next) },
+      actor.sessionId,
+    );
+  }
+
+  private async refuseWhileThrottled(email: string, origin: RequestOrigin): Promise<void> {
+    const retryAfterS = await this.throttle.blockedFor(email, origin.ip);
+    if (retryAfterS !== undefined) {
+      throw new ApiError(
+        429,
+        'too_many_attempts',
+        'too many failed sign-ins; try again later',
+        undefined,
+        retryAfterS,
+      );
+    }
   }
 
   async startSession(

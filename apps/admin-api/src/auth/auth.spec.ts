@@ -56,6 +56,9 @@ describe('people, keys and roles', () => {
     const blocked = await attempt('a long enough password');
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('too_many_attempts');
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
   });
 
   it('refuses requests without credentials or with a malformed one', async () => {
@@ -187,5 +190,73 @@ describe('people, keys and roles', () => {
     const { rows } = await h.pool.query(`SELECT details FROM audit_event WHERE action = 'auth.login'`);
     expect(JSON.stringify(rows)).not.toContain('secret-guess');
     expect(rows.at(-1).details.body.password).toBe('[redacted]');
+  });
+
+  const signIn = async (email: string, password: string): Promise<string> => {
+    const r = await h.request('POST', '/api/v1/auth/login', { body: { email, password } });
+    expect(r.status).toBe(200);
+    return r.body.token as string;
+  };
+  const works = async (token: string) => (await h.request('GET', '/api/v1/auth/me', { key: token })).status;
+
+  it("ends a person's sessions when an admin sets a new password for them", async () => {
+    const person = await h.person('operator', { password: 'the first password' });
+    const [laptop, phone] = [
+      await signIn(person.email, 'the first password'),
+      await signIn(person.email, 'the first password'),
+    ];
+    const reset = await h.request('PATCH', `/api/v1/operators/${person.operatorId}`, {
+      key: admin.key,
+      body: { password: 'set by the admin' },
+    });
+    expect(reset.status).toBe(200);
+    expect([await works(laptop), await works(phone)]).toEqual([401, 401]);
+    expect(await works(person.key)).toBe(200); // API keys are credentials of their own, revoked on their own
+    await signIn(person.email, 'set by the admin');
+  });
+
+  it('lets a person change their own password, ending their other sessions but not the one they used', async () => {
+    const person = await h.person('viewer', { password: 'my old password' });
+    const [here, elsewhere] = [
+      await signIn(person.email, 'my old password'),
+      await signIn(person.email, 'my old password'),
+    ];
+    const wrong = await h.request('POST', '/api/v1/auth/password', {
+      key: here,
+      body: { currentPassword: 'not my password', password: 'my new password!' },
+    });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.issues).toEqual([{ field: 'body.currentPassword', message: 'wrong password' }]);
+    expect(await works(elsewhere)).toBe(200);
+
+    const changed = await h.request('POST', '/api/v1/auth/password', {
+      key: here,
+      body: { currentPassword: 'my old password', password: 'my new password!' },
+    });
+    expect(changed.status).toBe(204);
+    expect([await works(here), await works(elsewhere)]).toEqual([200, 401]);
+    const old = await h.request('POST', '/api/v1/auth/login', {
+      body: { email: person.email, password: 'my old password' },
+    });
+    expect(old.status).toBe(401);
+    await signIn(person.email, 'my new password!');
+    const { rows } = await h.pool.query(
+      `SELECT details FROM audit_event WHERE action = 'auth.password_change'`,
+    );
+    expect(JSON.stringify(rows)).not.toContain('my new password!');
+  });
+
+  it('keeps the session of an admin who resets their own password, and ends their others', async () => {
+    const self = await h.person('admin', { password: 'an admin password' });
+    const [here, elsewhere] = [
+      await signIn(self.email, 'an admin password'),
+      await signIn(self.email, 'an admin password'),
+    ];
+    const r = await h.request('PATCH', `/api/v1/operators/${self.operatorId}`, {
+      key: here,
+      body: { password: 'a new admin password' },
+    });
+    expect(r.status).toBe(200);
+    expect([await works(here), await works(elsewhere)]).toEqual([200, 401]);
   });
 });

@@ -16,9 +16,12 @@ export class LoginThrottle {
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
-  async blocked(email: string, ip: string | undefined): Promise<boolean> {
-    const failures = Number((await this.redis.get(this.key(email, ip))) ?? 0);
-    return failures >= this.config.LOGIN_MAX_FAILURES;
+  /** Seconds until sign-in may be tried again, or undefined when it may be now. */
+  async blockedFor(email: string, ip: string | undefined): Promise<number | undefined> {
+    const key = this.key(email, ip);
+    const [failures, ttl] = await Promise.all([this.redis.get(key), this.redis.ttl(key)]);
+    if (Number(failures ?? 0) < this.config.LOGIN_MAX_FAILURES) return undefined;
+    return ttl > 0 ? ttl : WINDOW_S;
   }
 
   async failed(email: string, ip: string | undefined): Promise<void> {

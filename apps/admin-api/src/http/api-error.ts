@@ -5,6 +5,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues?: { field: string; message: string }[],
+    /** With a 429 (or 503): when the client may try again, sent as Retry-After. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'ApiError';

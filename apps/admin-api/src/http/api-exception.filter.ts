@@ -3,6 +3,9 @@ import type { FastifyReply } from 'fastify';
 import type { Logger } from '@fleet/telemetry';
 import { ApiError } from './api-error';
 
+/** What a 429 without a better estimate tells the client to wait. */
+const DEFAULT_RETRY_AFTER_S = 60;
+
 /** What every refusal looks like on the wire (also in the OpenAPI document). */
 export interface ErrorBody {
   statusCode: number;
@@ -24,6 +27,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const body = this.toBody(exception);
     if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
     if (reply.sent) return;
+    // RFC 9110 §10.2.3: every 429 says when to come back (a client that guesses retries at once, and again).
+    const retryAfter = exception instanceof ApiError ? exception.retryAfterS : undefined;
+    if (body.statusCode === 429 || retryAfter !== undefined)
+      void reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter ?? DEFAULT_RETRY_AFTER_S))));
     void reply.code(body.statusCode).header('content-type', 'application/json').send(body);
   }
 
@@ -61,6 +68,8 @@ function codeFor(status: number): string {
       return 'payload_too_large';
     case 415:
       return 'unsupported_media_type';
+    case 429:
+      return 'too_many_requests';
     default:
       return status >= 500 ? 'internal_error' : 'bad_request';
   }

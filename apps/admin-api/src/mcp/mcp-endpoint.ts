@@ -119,6 +119,8 @@ export class McpEndpoint implements OnModuleInit {
     });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (status === 401) headers['www-authenticate'] = 'Bearer realm="fleet-mcp"';
+    if (error?.retryAfterS !== undefined || status === 429)
+      headers['retry-after'] = String(error?.retryAfterS ?? 60);
     if (reply.sent) {
       reply.raw.writeHead(status, headers).end(body); // hijacked: Fastify no longer answers for us
       return;

@@ -52,6 +52,8 @@ export class McpSessions implements OnModuleInit, OnModuleDestroy {
         503,
         'too_many_sessions',
         'this server holds as many MCP sessions as it may; retry later',
+        undefined,
+        5,
       );
     }
     const transport = new StreamableHTTPServerTransport({

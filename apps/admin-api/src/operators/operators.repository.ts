@@ -74,12 +74,15 @@ export class OperatorsRepository {
   }
 
   /**
-   * Changes an account; disabling one also ends its sessions. Serialised on one lock and checked inside the
-   * transaction, so two admins demoting each other at once cannot leave the install without an admin.
+   * Changes an account; disabling one ends its sessions, and so does a new password (a session begun with the old
+   * password, perhaps by whoever learned it, must not outlive it), except `keepSessionId`: the session of a person
+   * who changed their own password. Serialised on one lock and checked inside the transaction, so two admins
+   * demoting each other at once cannot leave the install without an admin.
    */
   async update(
     id: string,
     change: { name?: string; role?: Role; passwordHash?: string; disabled?: boolean },
+    keepSessionId?: string,
   ): Promise<OperatorRecord> {
     return this.prisma.client.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(727073691)`;
@@ -96,9 +99,13 @@ export class OperatorsRepository {
       if (admins === 0) {
         throw new ApiError(409, 'last_admin', 'this would leave no enabled admin; promote someone first');
       }
-      if (change.disabled) {
+      if (change.disabled || change.passwordHash !== undefined) {
         await tx.session.updateMany({
-          where: { operatorId: id, revokedAt: null },
+          where: {
+            operatorId: id,
+            revokedAt: null,
+            ...(keepSessionId && !change.disabled ? { id: { not: keepSessionId } } : {}),
+          },
           data: { revokedAt: new Date() },
         });
       }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '@fleet/auth';
 
 /** Long enough that guessing is hopeless even without the sign-in throttle (NIST 800-63B asks for 8+). */
-const password = z.string().min(12, 'at least 12 characters').max(1024);
+export const password = z.string().min(12, 'at least 12 characters').max(1024);
 
 export const createOperatorBody = z.strictObject({
   email: z.email().max(320),

@@ -35,12 +35,17 @@ export class OperatorsService {
     if (id === actor.operatorId && body.disabled) {
       throw new ApiError(409, 'cannot_disable_self', 'you cannot disable your own account');
     }
-    const updated = await this.operators.update(id, {
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.role !== undefined ? { role: body.role } : {}),
-      ...(body.disabled !== undefined ? { disabled: body.disabled } : {}),
-      ...(body.password !== undefined ? { passwordHash: await hashPassword(body.password) } : {}),
-    });
+    const updated = await this.operators.update(
+      id,
+      {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.role !== undefined ? { role: body.role } : {}),
+        ...(body.disabled !== undefined ? { disabled: body.disabled } : {}),
+        ...(body.password !== undefined ? { passwordHash: await hashPassword(body.password) } : {}),
+      },
+      // An admin who resets their own password keeps the session they did it in; everyone else's sessions end.
+      id === actor.operatorId ? actor.sessionId : undefined,
+    );
     return view(updated);
   }
 }

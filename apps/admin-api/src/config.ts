@@ -5,6 +5,7 @@ import {
   databaseEnv,
   envBoolean,
   envInt,
+  envList,
   envPort,
   envUrl,
   loadConfig,
@@ -12,6 +13,7 @@ import {
   tracingEnv,
 } from '@fleet/config';
 import { privateKeyFromText } from '@fleet/domain';
+import { parseCidr } from './webhooks/webhook-target-policy';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
@@ -57,6 +59,19 @@ const schema = z
     /** Run the webhook delivery worker in this process. */
     WEBHOOK_WORKER: envBoolean(true),
     WEBHOOK_TIMEOUT_MS: envInt(10_000, { min: 100 }),
+    /**
+     * Addresses webhooks may reach although they are loopback, private or link-local (v4 and v6): IPs or CIDR
+     * ranges, comma-separated. Empty: webhooks reach public addresses only.
+     */
+    WEBHOOK_ALLOWED_TARGETS: envList().superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        try {
+          parseCidr(entry);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+      }
+    }),
     WEBHOOK_CONCURRENCY: envInt(4, { min: 1, max: 100 }),
     /** Comment lines on idle server-sent event streams, so proxies keep them open. */
     SSE_HEARTBEAT_MS: envInt(15_000, { min: 100 }),

@@ -58,6 +58,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       LOG_LEVEL: 'silent',
       // Only the webhook tests run the delivery worker: an idle BullMQ worker only slows every stop.
       WEBHOOK_WORKER: 'false',
+      // Test receivers listen on loopback, which webhooks may not reach unless allowed.
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
       ...env,
     }),
     createLogger('admin-api-test', 'silent'),

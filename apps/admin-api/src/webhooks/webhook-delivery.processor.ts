@@ -5,7 +5,9 @@ import type { Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { LOGGER } from '../infra/tokens';
 import { DeliveriesRepository } from './deliveries.repository';
+import { postWebhook } from './webhook-post';
 import { SIGNATURE_HEADER, signBody } from './webhook-signature';
+import { TargetRefusedError, WebhookTargetGuard } from './webhook-target-guard';
 
 /**
  * The `webhook.deliver` worker: POSTs the delivery's payload, signed with the webhook's secret, and lets
@@ -19,6 +21,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
+    private readonly targets: WebhookTargetGuard,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -63,19 +66,37 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
       await this.deliveries.delivered(deliveryId, attempt);
       return;
     }
+    if (error instanceof TargetRefusedError) {
+      // No retry: the target is refused by policy, not unreachable by chance.
+      await this.deliveries.attemptFailed(deliveryId, attempt, error.message, null);
+      this.logger.warn(
+        { deliveryId, address: error.address, reason: error.reason },
+        'webhook target refused',
+      );
+      return;
+    }
     const maxAttempts = job.opts.attempts ?? JOB_DEFAULTS.webhooks.attempts ?? 1;
     const next = attempt < maxAttempts ? new Date(Date.now() + backoffMs(attempt)) : null;
     await this.deliveries.attemptFailed(deliveryId, attempt, error, next);
     throw new Error(`webhook delivery ${deliveryId} attempt ${attempt}: ${error}`);
   }
 
-  /** One attempt; the error text, or undefined when the receiver answered 2xx. */
-  private async post(url: string, secret: string, event: string, deliveryId: string, payload: unknown) {
+  /** One attempt; the error (text, or the target refusal), or undefined when the receiver answered 2xx. */
+  private async post(
+    url: string,
+    secret: string,
+    event: string,
+    deliveryId: string,
+    payload: unknown,
+  ): Promise<string | TargetRefusedError | undefined> {
+    const target = new URL(url);
+    const literal = this.targets.literalRefusal(target);
+    if (literal) return literal;
     const body = JSON.stringify(payload);
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
+      const status = await postWebhook(
+        target,
+        {
           'content-type': 'application/json',
           'user-agent': 'voice-fleet-webhooks/1',
           'x-fleet-event': event,
@@ -83,13 +104,11 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
           [SIGNATURE_HEADER]: signBody(secret, body),
         },
         body,
-        redirect: 'manual', // a redirect is an answer, not an invitation to send the payload elsewhere
-        signal: AbortSignal.timeout(this.config.WEBHOOK_TIMEOUT_MS),
-      });
-      await response.body?.cancel();
-      return response.ok ? undefined : `HTTP ${response.status}`;
+        { timeoutMs: this.config.WEBHOOK_TIMEOUT_MS, lookup: this.targets.lookup },
+      );
+      return status >= 200 && status < 300 ? undefined : `HTTP ${status}`;
     } catch (err) {
-      return (err as Error).message;
+      return err instanceof TargetRefusedError ? err : (err as Error).message;
     }
   }
 }

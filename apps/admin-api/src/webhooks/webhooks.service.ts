@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Actor } from '../http/actor';
 import { notFound } from '../http/api-error';
+import { WebhookTargetGuard } from './webhook-target-guard';
 import { WebhooksRepository, type DeliveryRecord, type WebhookRecord } from './webhooks.repository';
 import type {
   createdWebhookView,
@@ -13,7 +14,10 @@ import type {
 
 @Injectable()
 export class WebhooksService {
-  constructor(private readonly webhooks: WebhooksRepository) {}
+  constructor(
+    private readonly webhooks: WebhooksRepository,
+    private readonly targets: WebhookTargetGuard,
+  ) {}
 
   async list(): Promise<WebhookView[]> {
     return (await this.webhooks.list()).map(view);
@@ -23,6 +27,7 @@ export class WebhooksService {
     actor: Actor,
     body: z.infer<typeof createWebhookBody>,
   ): Promise<z.infer<typeof createdWebhookView>> {
+    await this.targets.checkUrl(body.url, 'create');
     const secret = body.secret ?? randomBytes(32).toString('base64url');
     const created = await this.webhooks.create({
       url: body.url,
@@ -34,6 +39,7 @@ export class WebhooksService {
   }
 
   async update(id: string, body: z.infer<typeof updateWebhookBody>): Promise<WebhookView> {
+    if (body.url !== undefined) await this.targets.checkUrl(body.url, 'update');
     const updated = await this.webhooks.update(id, body);
     if (!updated) throw notFound('webhook', id);
     return view(updated);

@@ -2,8 +2,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { waitFor } from '@fleet/testing';
 import { insertCatalog } from '../../test/fixtures';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
+import type { LookupAddress } from 'node:dns';
+import { createMetricsRegistry } from '@fleet/telemetry';
+import { loadAdminApiConfig } from '../config';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { SIGNATURE_HEADER, verifySignature } from './webhook-signature';
+import { TargetRefusedError, WebhookTargetGuard } from './webhook-target-guard';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -154,5 +158,85 @@ describe('webhooks', () => {
       nextAttemptAt: null,
     });
     await new Promise((resolve) => failing.server.close(resolve));
+  });
+
+  it.each([
+    ['http://127.0.0.2:8080/hook', 'loopback'],
+    ['http://[::1]/hook', 'loopback'],
+    ['http://[::ffff:10.0.0.1]/hook', 'private'],
+    ['https://192.168.10.20/hook', 'private'],
+    ['http://169.254.169.254/latest/meta-data', 'link-local'],
+  ])(
+    'refuses a webhook to %s (%s) unless the allow-list covers it, naming the field',
+    async (url, reason) => {
+      const r = await h.request('POST', '/api/v1/webhooks', {
+        key: admin.key,
+        body: { url, events: ['campaign.paused'] },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.issues).toEqual([
+        { field: 'body.url', message: expect.stringContaining(`a ${reason} address`) },
+      ]);
+      const moved = await h.request('PATCH', `/api/v1/webhooks/${webhookId}`, {
+        key: admin.key,
+        body: { url },
+      });
+      expect(moved.status).toBe(400);
+    },
+  );
+
+  it('refuses at delivery a target that became private since it was set, without retrying, and counts it', async () => {
+    const hook = await h.request('POST', '/api/v1/webhooks', {
+      key: admin.key,
+      body: { url: receiver.url, events: ['campaign.paused'] },
+    });
+    // As if the URL had been set when it was still allowed: the row says what a delivery must check again.
+    await h.pool.query(`UPDATE webhook SET url = 'http://10.255.0.1:9/hook' WHERE id = $1`, [hook.body.id]);
+    const { rows } = await h.pool.query(
+      `INSERT INTO webhook_delivery (id, webhook_id, event, payload) VALUES (gen_random_uuid(), $1, 'campaign.paused', '{}') RETURNING id`,
+      [hook.body.id],
+    );
+    const processor = h.api.app.get(WebhookDeliveryProcessor);
+    await processor.deliver(rows[0].id, { attemptsMade: 0, opts: { attempts: 10 } });
+    const delivery = await h.request('GET', `/api/v1/webhooks/${hook.body.id}/deliveries`, {
+      key: admin.key,
+    });
+    expect(delivery.body[0]).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: expect.stringContaining('10.255.0.1 is a private address'),
+    });
+    const metrics = await h.request('GET', '/metrics');
+    expect(metrics.text).toMatch(/admin_api_webhook_targets_refused_total\{[^}]*when="delivery"[^}]*\} 1\n/);
+    expect(metrics.text).toMatch(
+      /admin_api_webhook_targets_refused_total\{[^}]*when="create"[^}]*reason="loopback"[^}]*\} 2\n/,
+    );
+  });
+});
+
+describe('the resolver webhook deliveries connect through', () => {
+  const guard = (allowed: string) =>
+    new WebhookTargetGuard(
+      loadAdminApiConfig({ WEBHOOK_ALLOWED_TARGETS: allowed }),
+      createMetricsRegistry('t'),
+    );
+  const lookup = (g: WebhookTargetGuard, name: string) =>
+    new Promise<{ err: Error | null; addresses: LookupAddress[] }>((resolve) =>
+      g.lookup(name, { all: true }, (err, addresses) =>
+        resolve({ err, addresses: addresses as LookupAddress[] }),
+      ),
+    );
+
+  it('refuses a name that resolves to a loopback address at the moment of connecting', async () => {
+    const { err } = await lookup(guard(''), 'localhost');
+    expect(err).toBeInstanceOf(TargetRefusedError);
+    expect((err as TargetRefusedError).reason).toBe('loopback');
+  });
+
+  it('lets a name through when the allow-list covers every address it resolves to', async () => {
+    const { err, addresses } = await lookup(guard('127.0.0.0/8,::1'), 'localhost');
+    expect(err).toBeNull();
+    expect(addresses.length).toBeGreaterThan(0);
   });
 });

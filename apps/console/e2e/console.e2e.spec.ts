@@ -30,6 +30,8 @@ describe('the operator console in a browser', () => {
   let alice: Person; // signs in to the console
   let bob: Person; // another operator, asking through the API
   let macs: string[];
+  /** What Chromium reports the console's content security policy blocked, on any page of the walk. */
+  const blocked: string[] = [];
 
   beforeAll(async () => {
     p = await startPlatform();
@@ -43,6 +45,9 @@ describe('the operator console in a browser', () => {
     // 10,000 more devices (never connected): the list must stay quick and light with a fleet this size.
     await insertDevices(p.h.pool, 10_000, { board: 'warehouse-shelf', firmware: '1.5.2', online: false });
     context = await newContext(browser, p.h.baseUrl);
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     page = await context.newPage();
   }, 120_000);
 
@@ -260,6 +265,10 @@ describe('the operator console in a browser', () => {
     },
     STEP_MS,
   );
+
+  it("breaks no rule of the console's content security policy on any page it showed", () => {
+    expect(blocked).toEqual([]);
+  });
 });
 
 async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp): Promise<void> {

@@ -12,7 +12,7 @@ import {
   redisEnv,
   tracingEnv,
 } from '@fleet/config';
-import { privateKeyFromText } from '@fleet/domain';
+import { privateKeyFromText } from '@fleet/audit-export';
 import { parseCidr } from './webhooks/webhook-target-policy';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();

@@ -1,9 +1,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { auditExportSchema, signedBytes, type AuditExport, type ExportChain } from './audit-export';
 import { publicKeyFromText, publicKeyInfo } from './audit-signing-key';
-import { ChainWalk, type StoredLink } from './chain-walk';
-import { SEAL_LINK, type ChainLink } from './evidence-chain';
-import { sealMismatches } from './seal-check';
+import { ChainWalk, SEAL_LINK, sealMismatches, type ChainLink, type StoredLink } from '@fleet/domain';
 
 export interface ExportProblem {
   deviceId: string;

@@ -7,7 +7,7 @@ import {
 } from './audit-export';
 import { UnreadableExportError, verifyAuditExport } from './audit-export-verify';
 import { privateKeyFromText, publicKeyFromText, publicKeyInfo } from './audit-signing-key';
-import { evidenceHash, GENESIS_HASH, type ChainLink } from './evidence-chain';
+import { evidenceHash, GENESIS_HASH, type ChainLink } from '@fleet/domain';
 
 const { privateKey } = generateKeyPairSync('ed25519');
 const sealedAt = '2026-12-01T10:00:00.500Z';

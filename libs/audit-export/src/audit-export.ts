@@ -1,6 +1,6 @@
 import { sign, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { canonicalJson, CHAIN_LINKS } from './evidence-chain';
+import { canonicalJson, CHAIN_LINKS } from '@fleet/domain';
 import { publicKeyInfo } from './audit-signing-key';
 
 /**

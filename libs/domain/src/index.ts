@@ -36,7 +36,4 @@ export {
   type SealedFields,
   type SealLinkFields,
 } from './seal-check';
-export * from './audit-signing-key';
-export * from './audit-export';
-export * from './audit-export-verify';
 export * from './platform-events';

@@ -2,7 +2,7 @@
 // `npm run audit:public-key`: prints the public half of the platform's audit signing key (AUDIT_SIGNING_KEY, or the
 // development key in .local/dev-secrets.json), to hand to an auditor out of band.
 import { resolveAuditSigningKey } from '@fleet/config';
-import { privateKeyFromText, publicKeyInfo } from '@fleet/domain';
+import { privateKeyFromText, publicKeyInfo } from '@fleet/audit-export';
 import { loadAuditToolsConfig } from './config';
 
 try {

@@ -2,15 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AUDIT_EXPORT_FORMAT,
-  evidenceHash,
-  GENESIS_HASH,
-  publicKeyInfo,
-  signAuditExport,
-  type ChainLink,
-  type ExportLink,
-} from '@fleet/domain';
+import { AUDIT_EXPORT_FORMAT, publicKeyInfo, signAuditExport, type ExportLink } from '@fleet/audit-export';
+import { evidenceHash, GENESIS_HASH, type ChainLink } from '@fleet/domain';
 import { NOT_VERIFIED, runVerify, UNUSABLE, VERIFIED } from './verify-command';
 
 const { privateKey } = generateKeyPairSync('ed25519');

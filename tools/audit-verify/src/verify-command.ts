@@ -6,7 +6,7 @@ import {
   verifyAuditExport,
   type ExportProblem,
   type ExportVerification,
-} from '@fleet/domain';
+} from '@fleet/audit-export';
 
 export interface Output {
   out(line: string): void;

@@ -5,7 +5,7 @@ import {
   type ExportCall,
   type ExportChain,
   type ExportLink,
-} from '@fleet/domain';
+} from '@fleet/audit-export';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ApiError } from '../http/api-error';
 import { AuditExportRepository, type CoveredChain, type ExportSnapshot } from './audit-export.repository';

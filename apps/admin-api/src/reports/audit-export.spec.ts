@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { publicKeyFromText, verifyAuditExport } from '@fleet/domain';
+import { publicKeyFromText, verifyAuditExport } from '@fleet/audit-export';
 import { insertCall, insertEvidenceChain, SEALED_CALL_LINKS } from '../../test/fixtures';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 

@@ -8,7 +8,7 @@ import {
   type AuditExport,
   type PublicKeyInfo,
   type UnsignedAuditExport,
-} from '@fleet/domain';
+} from '@fleet/audit-export';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 
 /** The platform's audit signing key (configured, or the development one), read once at start. */

@@ -1,4 +1,4 @@
-import { ConfigError } from '@fleet/config';
+import { type ConfigError } from '@fleet/config';
 import { loadAdminApiConfig } from '../config';
 
 describe('the audit signing key in the configuration', () => {

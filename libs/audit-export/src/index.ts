@@ -1,0 +1,5 @@
+// The signed audit export (DESIGN §6): its format, the platform's Ed25519 key, signing, and the offline check.
+// Apart from @fleet/domain so that the browser console, which reads domain types, never meets node:crypto's keys.
+export * from './audit-signing-key';
+export * from './audit-export';
+export * from './audit-export-verify';

@@ -419,15 +419,27 @@ export interface IntegrityReport {
   checkedDevices: number;
   checkedRows: number;
   checkedHeads: number;
+  checkedSeals: number;
   broken: {
     deviceId: string;
     seq: string;
     evidenceId: string;
     callId: string;
-    stage: EvidenceStage;
+    /** The five stages, or the call's seal link. */
+    stage: EvidenceStage | 'seal';
     problem: 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch';
     detail: string;
   }[];
+  /** Sealed calls whose row no longer says what their seal in the chain says, field by field. */
+  sealMismatches: {
+    callId: string;
+    deviceId: string;
+    field: 'seal' | 'deviceId' | 'verdict' | 'reason' | 'sealedAt';
+    call: string | null;
+    seal: string | null;
+    detail: string;
+  }[];
+  sealMismatchCount: number;
 }
 
 /** The refusal every 4xx carries: `field` is `body.rollout.maxInFlight`, `query.limit`, ... */

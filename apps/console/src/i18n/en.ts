@@ -425,4 +425,7 @@ export const en = {
   'integrity.ok': 'Intact: no row was changed, removed or reordered.',
   'integrity.broken': '{n} chains are broken.',
   'integrity.checked': '({devices} devices, {rows} rows, {heads} recorded heads checked)',
+  'integrity.seal_link': 'seal',
+  'integrity.seal_mismatches': '{n} sealed calls no longer say what they were sealed with.',
+  'integrity.seal_field': '{field}: the call says {call}, its seal {seal}',
 } as const;

@@ -408,4 +408,7 @@ export const zh: Messages = {
   'integrity.ok': '完好：没有任何一行被修改、删除或重排。',
   'integrity.broken': '{n} 条链已损坏。',
   'integrity.checked': '（检查了 {devices} 台设备、{rows} 行证据、{heads} 个链头）',
+  'integrity.seal_link': '封存',
+  'integrity.seal_mismatches': '{n} 个已封存的调用与其封存记录不再相符。',
+  'integrity.seal_field': '{field}：调用记录为 {call}，封存记录为 {seal}',
 };

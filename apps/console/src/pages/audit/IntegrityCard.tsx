@@ -39,6 +39,7 @@ export function IntegrityCard() {
         <div data-testid="integrity-result" data-ok={result.ok}>
           <p className={result.ok ? 'tone-good-text' : 'error-note'}>
             {result.ok ? t('integrity.ok') : t('integrity.broken', { n: result.broken.length })}{' '}
+            {result.sealMismatchCount > 0 && t('integrity.seal_mismatches', { n: result.sealMismatchCount })}{' '}
             {t('integrity.checked', {
               devices: number(result.checkedDevices),
               rows: number(result.checkedRows),
@@ -47,8 +48,16 @@ export function IntegrityCard() {
           </p>
           {result.broken.map((b) => (
             <p key={b.evidenceId} className="error-note">
-              <span className="mono">{b.deviceId}</span> #{b.seq} ({t(`stage.${b.stage}`)}) — {b.problem}:{' '}
+              <span className="mono">{b.deviceId}</span> #{b.seq} (
+              {b.stage === 'seal' ? t('integrity.seal_link') : t(`stage.${b.stage}`)}) — {b.problem}:{' '}
               {b.detail} <Link to={paths.call(b.callId)}>{t('approvals.open_call')}</Link>
+            </p>
+          ))}
+          {result.sealMismatches.map((m) => (
+            <p key={`${m.callId}/${m.field}`} className="error-note">
+              <span className="mono">{m.deviceId}</span> —{' '}
+              {t('integrity.seal_field', { field: m.field, call: m.call ?? '—', seal: m.seal ?? '—' })}{' '}
+              <Link to={paths.call(m.callId)}>{t('approvals.open_call')}</Link>
             </p>
           ))}
         </div>

@@ -88,3 +88,29 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- 4. A call becomes sealed only together with its seal: when an UPDATE gives a call its verdict, the transaction
+-- commits only if the call's chain holds a seal that says the same verdict, reason and sealed time (checked at
+-- commit: the orchestrator's batch writes the call row first and its evidence rows last). So no code path, and no
+-- replica left on an older version during an upgrade, can seal a call that the integrity check would then find
+-- without a seal. (A call inserted already sealed, as test fixtures do, is not covered: the check names those.)
+CREATE FUNCTION call_sealed_with_seal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM "evidence" s
+     WHERE s.call_id = NEW.id AND s.stage = 'seal' AND s.device_id = NEW.device_id
+       AND s.payload->>'verdict' = NEW.verdict::text
+       AND s.payload->>'reason' IS NOT DISTINCT FROM NEW.verdict_reason
+       AND s.payload->>'sealedAt' IS NOT DISTINCT FROM
+           to_char(NEW.sealed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+  ) THEN
+    RAISE EXCEPTION 'call % was given a verdict without its seal in the evidence chain', NEW.id
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE CONSTRAINT TRIGGER call_sealed_with_seal
+  AFTER UPDATE OF verdict ON "call" DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW WHEN (OLD.verdict IS NULL AND NEW.verdict IS NOT NULL) EXECUTE FUNCTION call_sealed_with_seal();

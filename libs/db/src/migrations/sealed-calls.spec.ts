@@ -60,13 +60,35 @@ describe('a sealed call', () => {
     expect(rows).toEqual([{ verdict: 'device_error' }]);
   });
 
-  it('leaves a call that is not sealed yet free to move on, and to be sealed', async () => {
-    await app.query(`UPDATE call SET state = 'sending' WHERE id = $1`, [open]);
-    const sealing = await app.query(
-      `UPDATE call SET state = 'finished', verdict = 'verified', sealed_at = now() WHERE id = $1 AND verdict IS NULL`,
-      [open],
-    );
-    expect(sealing.rowCount).toBe(1);
+  it('leaves a call that is not sealed yet free to move on', async () => {
+    const moved = await app.query(`UPDATE call SET state = 'sending' WHERE id = $1`, [open]);
+    expect(moved.rowCount).toBe(1);
+  });
+
+  it('cannot be sealed without its seal in the chain, saying the same verdict, reason and time', async () => {
+    const sealedAt = '2026-12-01T12:00:00.250Z';
+    const seal = (verdict: string) =>
+      app.query(
+        `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash) VALUES ($1, $2, 'seal', 1, $3, 'p', 'h')`,
+        [open, DEVICE, JSON.stringify({ verdict, reason: 'read back', sealedAt })],
+      );
+    const sealCall = () =>
+      app.query(
+        `UPDATE call SET state = 'finished', verdict = 'verified', verdict_reason = 'read back', sealed_at = $2
+          WHERE id = $1 AND verdict IS NULL`,
+        [open, sealedAt],
+      );
+    await expect(sealCall()).rejects.toThrow(/without its seal in the evidence chain/);
+    await app.query('BEGIN');
+    await sealCall();
+    await seal('device_error'); // a seal that says something else
+    await expect(app.query('COMMIT')).rejects.toThrow(/without its seal/);
+    await app.query('BEGIN');
+    await sealCall(); // the orchestrator's order: the row, then its evidence, checked at commit
+    await seal('verified');
+    await app.query('COMMIT');
+    const { rows } = await app.query('SELECT verdict FROM call WHERE id = $1', [open]);
+    expect(rows).toEqual([{ verdict: 'verified' }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
 import type { ChainLink } from '@fleet/domain';
 import { PG_POOL } from '../infra/tokens';
 
@@ -31,52 +31,73 @@ export interface SealRow {
 /** Evidence in chain order, a page at a time along the unique (device_id, seq) index; calls beside their seals. */
 @Injectable()
 export class IntegrityRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
 
-  async page(
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  page(
     limit: number,
     after: { deviceId: string; seq: string } | undefined,
     deviceId?: string,
   ): Promise<ChainRow[]> {
-    const { rows } = await this.pool.query<ChainRow>(
-      // Qualified in ORDER BY: a bare `seq` would sort by the text column of the same name.
-      `SELECT id::text, call_id AS "callId", device_id AS "deviceId", stage, seq::text, payload,
-              prev_hash AS "prevHash", hash, created_at AS "createdAt"
-         FROM evidence e
-        WHERE ($2::text IS NULL OR (e.device_id, e.seq) > ($2::text, $3::bigint))
-          AND ($4::text IS NULL OR e.device_id = $4)
-        ORDER BY e.device_id, e.seq LIMIT $1`,
-      [limit, after?.deviceId ?? null, after?.seq ?? null, deviceId ?? null],
-    );
-    return rows;
+    let query = this.db
+      .selectFrom('evidence as e')
+      .select([
+        'e.id',
+        'e.call_id as callId',
+        'e.device_id as deviceId',
+        'e.stage',
+        'e.seq',
+        'e.payload',
+        'e.prev_hash as prevHash',
+        'e.hash',
+        'e.created_at as createdAt',
+      ])
+      .orderBy('e.device_id')
+      .orderBy('e.seq')
+      .limit(limit);
+    if (after) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('e.device_id', 'e.seq'), '>', eb.tuple(after.deviceId, after.seq)),
+      );
+    }
+    if (deviceId) query = query.where('e.device_id', '=', deviceId);
+    return query.execute();
   }
 
   /** Chain heads recorded where the application cannot rewrite them: the chain must still pass through them. */
-  async heads(deviceId?: string): Promise<{ deviceId: string; seq: string; hash: string }[]> {
-    const { rows } = await this.pool.query<{ deviceId: string; seq: string; hash: string }>(
-      `SELECT device_id AS "deviceId", seq::text, hash FROM evidence_chain_head
-        WHERE $1::text IS NULL OR device_id = $1`,
-      [deviceId ?? null],
-    );
-    return rows;
+  heads(deviceId?: string): Promise<{ deviceId: string; seq: string; hash: string }[]> {
+    let query = this.db.selectFrom('evidence_chain_head').select(['device_id as deviceId', 'seq', 'hash']);
+    if (deviceId) query = query.where('device_id', '=', deviceId);
+    return query.execute();
   }
 
   /**
    * Every call that is sealed or has a seal link, in id order a page at a time: a sealed call without a seal and
    * a seal whose call lost its verdict are both what the check is for.
    */
-  async seals(limit: number, afterCallId: string | undefined, deviceId?: string): Promise<SealRow[]> {
-    const { rows } = await this.pool.query<SealRow>(
-      `SELECT c.id AS "callId", c.device_id AS "deviceId", c.verdict::text AS verdict, c.verdict_reason AS reason,
-              c.sealed_at AS "sealedAt", s.id::text AS "sealId", s.seq::text AS "sealSeq",
-              s.device_id AS "sealDeviceId", s.payload AS "sealPayload"
-         FROM call c LEFT JOIN evidence s ON s.call_id = c.id AND s.stage = 'seal'
-        WHERE (c.verdict IS NOT NULL OR s.id IS NOT NULL)
-          AND ($2::uuid IS NULL OR c.id > $2::uuid)
-          AND ($3::text IS NULL OR c.device_id = $3)
-        ORDER BY c.id LIMIT $1`,
-      [limit, afterCallId ?? null, deviceId ?? null],
-    );
-    return rows;
+  seals(limit: number, afterCallId: string | undefined, deviceId?: string): Promise<SealRow[]> {
+    let query = this.db
+      .selectFrom('call as c')
+      .leftJoin('evidence as s', (j) => j.onRef('s.call_id', '=', 'c.id').on('s.stage', '=', 'seal'))
+      .select([
+        'c.id as callId',
+        'c.device_id as deviceId',
+        'c.verdict',
+        'c.verdict_reason as reason',
+        'c.sealed_at as sealedAt',
+        's.id as sealId',
+        's.seq as sealSeq',
+        's.device_id as sealDeviceId',
+        's.payload as sealPayload',
+      ])
+      .where((eb) => eb.or([eb('c.verdict', 'is not', null), eb('s.id', 'is not', null)]))
+      .orderBy('c.id')
+      .limit(limit);
+    if (afterCallId) query = query.where('c.id', '>', afterCallId);
+    if (deviceId) query = query.where('c.device_id', '=', deviceId);
+    return query.execute();
   }
 }

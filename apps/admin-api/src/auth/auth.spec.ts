@@ -1,3 +1,4 @@
+import { parseApiKey } from '@fleet/auth';
 import { startHarness, type Harness, type Person } from '../../test/harness';
 import { insertDevices } from '../../test/harness';
 
@@ -98,7 +99,7 @@ describe('people, keys and roles', () => {
     const key = created.body.key as string;
     expect(key).toMatch(/^fk_/);
     const row = await h.pool.query('SELECT secret_hash FROM api_key WHERE id = $1', [created.body.id]);
-    expect(row.rows[0].secret_hash).not.toContain(key.split('_')[2]);
+    expect(row.rows[0].secret_hash).not.toContain(parseApiKey(key)!.secret);
     const listed = await h.request('GET', `/api/v1/api-keys?operatorId=${viewer.operatorId}`, {
       key: admin.key,
     });

@@ -37,7 +37,9 @@ const MAX_SHOWN = 96;
  * (`#1a2b3c4d`); an id of another shape only as a fingerprint and its length (it may be a bare Client-Id).
  * Whatever a stranger sent is cut short, so an 8,000-character id never reaches a log.
  */
-export function redactMqttClientId(clientId: string): string {
+export function redactMqttClientId(clientId: string | null | undefined): string {
+  // aedes reports errors of a connection that has not sent its CONNECT yet with a null id.
+  if (typeof clientId !== 'string') return '(none)';
   const parts = clientId.split(SEPARATOR);
   if (parts.length < 2) return `#${clientIdFingerprint(clientId)}(${clientId.length} chars)`;
   const shown =

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import {
   commonEnv,
   databaseEnv,
+  efuseWrappingEnv,
   envBoolean,
   envInt,
   envPort,
   envUrl,
   loadConfig,
   redisEnv,
+  resolveEfuseWrappingKeys,
   tracingEnv,
 } from '@fleet/config';
 
@@ -20,6 +22,7 @@ const schema = z
     ...databaseEnv,
     ...redisEnv,
     ...tracingEnv,
+    ...efuseWrappingEnv,
     BIND_HOST: z.string().default('0.0.0.0'),
     HTTP_PORT: envPort(8080),
     /**
@@ -75,10 +78,17 @@ const schema = z
     }
   });
 
-export type AdminApiConfig = z.infer<typeof schema>;
+export type AdminApiConfig = z.infer<typeof schema> & {
+  /** Seal imported eFuse keys (POST /serial-keys); the first is the newest. The broker opens them. */
+  efuseWrappingKeys: Buffer[];
+};
 
 export function loadAdminApiConfig(env: NodeJS.ProcessEnv = process.env): AdminApiConfig {
-  return loadConfig(schema, env);
+  const config = loadConfig(schema, env);
+  return {
+    ...config,
+    efuseWrappingKeys: resolveEfuseWrappingKeys(config.EFUSE_WRAPPING_KEYS, config.NODE_ENV),
+  };
 }
 
 /** The session cookie's Secure flag: configured, or on in production. */

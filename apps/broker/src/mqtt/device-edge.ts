@@ -68,6 +68,8 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
     const older = liveByMac.get(mac);
     if (!older || older === newer) return false;
     liveByMac.delete(mac);
+    // A connection that closed before aedes registered it never gets a clientDisconnect: nothing to take over.
+    if (older.closed) return false;
     closeReasons.set(older, 'takeover');
     metrics.takeovers.inc({ scope });
     logger.info({ mac, scope, client: redactMqttClientId(older.id) }, 'a newer connection took over');

@@ -53,6 +53,8 @@ export class McpLink {
     private readonly malformed: MalformedInputs,
     private readonly metrics: OrchestratorMetrics,
     private readonly logger: Logger,
+    /** A stray showed a connection this replica does not hold for the device (its presence may be stale). */
+    private readonly onStray: (mac: string, connectionId: string) => void = () => undefined,
   ) {}
 
   /** Allocates the next durable id for the device (the caller records it before sending). */
@@ -214,6 +216,7 @@ export class McpLink {
       { mac: uplink.mac, id, connectionId: uplink.connectionId, sentOn: entry.connectionId },
       'a reply from another connection than its request went out on: kept as a stray, not paired',
     );
+    this.onStray(uplink.mac, uplink.connectionId);
   }
 }
 

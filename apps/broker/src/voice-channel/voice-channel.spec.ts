@@ -172,4 +172,26 @@ describe('a voice session through the broker', () => {
       what: 'the device leaving voice:active',
     });
   });
+
+  it('opens a new session, pinned to the new address, when a device whose address changed says hello again', async () => {
+    const helloes = () => inbox.filter((m) => m.includes('"hello"')).length;
+    const before = helloes();
+    await device.publishAsync('device-server', deviceMessage.hello({ serverAec: false, glyphPush: false }));
+    await waitFor(() => helloes() > before, { what: 'the second server hello' });
+    const accepted = acceptServerHello(inbox.filter((m) => m.includes('"hello"')).at(-1)!);
+    if (!accepted.ok) throw new Error('the second hello was not acceptable');
+    expect(accepted.value.sessionId).not.toBe(audio.hello.sessionId);
+    const moved = new DeviceAudio(accepted.value); // another socket: another source port
+    try {
+      moved.send(Buffer.from('from the new address'));
+      const stream = voiceStreams.up(accepted.value.sessionId);
+      const entries = await waitFor(async () => {
+        const e = await redis.xrangeBuffer(stream, '-', '+');
+        return e.length > 0 && e;
+      });
+      expect(readUplinkFields(entries[0]![1])?.opus.toString()).toBe('from the new address');
+    } finally {
+      moved.socket.close();
+    }
+  });
 });

@@ -20,6 +20,8 @@ orchestrator_password=$(secret)
 voice_worker_password=$(secret)
 # The admin API's Ed25519 audit signing key: 32 random bytes, base64 (what AUDIT_SIGNING_KEY takes).
 audit_signing_key=$(head -c 32 /dev/urandom | base64 | tr -d '\n')
+# 32 random bytes for AES-256 (base64url, 43 characters): seals the eFuse keys admins import.
+efuse_wrapping_key=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
 
 # The passwords below are only taken from the newly generated set when the file that holds them is new too: if
 # postgres.env exists, the URLs must keep its passwords.
@@ -55,6 +57,10 @@ EOF
 write broker.env <<EOF
 DEVICE_SIGNING_KEYS=$signing_key
 SERVICE_CREDENTIALS=orchestrator:$orchestrator_password,voice-worker:$voice_worker_password
+EOF
+# The broker and the admin API read the same file: the API seals imported eFuse keys, the broker opens them.
+write efuse.env <<EOF
+EFUSE_WRAPPING_KEYS=$efuse_wrapping_key
 EOF
 write orchestrator.env <<EOF
 MQTT_PASSWORD=$orchestrator_password

@@ -25,14 +25,19 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
   // Built first: a route without a declared role stops the start here, before anything listens.
   const document = buildOpenApiDocument(apiControllers(), API_PREFIX);
   const adapter = new FastifyAdapter({ bodyLimit: 1024 * 1024, trustProxy: config.TRUST_PROXY });
-  // Firmware images arrive as raw bytes, larger than any JSON body.
-  adapter
-    .getInstance()
-    .addContentTypeParser(
-      'application/octet-stream',
-      { parseAs: 'buffer', bodyLimit: config.FIRMWARE_MAX_BYTES },
-      (_request, body, done) => done(null, body),
-    );
+  // Firmware images arrive as raw bytes, larger than any JSON body; eFuse serial → key pairs (POST /serial-keys)
+  // as CSV, read as bytes too: the audit then keeps their size and hash only.
+  const fastify = adapter.getInstance();
+  fastify.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit: config.FIRMWARE_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  fastify.addContentTypeParser(
+    'text/csv',
+    { parseAs: 'buffer', bodyLimit: 16 * 1024 * 1024 },
+    (_request, body, done) => done(null, body),
+  );
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
     logger: false,
     abortOnError: false,

@@ -24,6 +24,7 @@ import { McpModule } from './mcp/mcp.module';
 import { OperatorsModule } from './operators/operators.module';
 import { QuarantineModule } from './quarantine/quarantine.module';
 import { ReportsModule } from './reports/reports.module';
+import { SerialKeysModule } from './serial-keys/serial-keys.module';
 import { UtterancesModule } from './utterances/utterances.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -35,6 +36,7 @@ export const API_MODULES: Type[] = [
   DevicesModule,
   DeviceToolsModule,
   QuarantineModule,
+  SerialKeysModule,
   GroupsModule,
   CallsModule,
   ApprovalsModule,

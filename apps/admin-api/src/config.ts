@@ -3,6 +3,7 @@ import {
   auditSigningEnv,
   commonEnv,
   databaseEnv,
+  efuseWrappingEnv,
   envBoolean,
   envInt,
   envList,
@@ -10,6 +11,7 @@ import {
   envUrl,
   loadConfig,
   redisEnv,
+  resolveEfuseWrappingKeys,
   tracingEnv,
 } from '@fleet/config';
 import { privateKeyFromText } from '@fleet/audit-export';
@@ -24,6 +26,7 @@ const schema = z
     ...databaseEnv,
     ...redisEnv,
     ...tracingEnv,
+    ...efuseWrappingEnv,
     BIND_HOST: z.string().default('0.0.0.0'),
     HTTP_PORT: envPort(8080),
     /**
@@ -107,10 +110,17 @@ const schema = z
     }
   });
 
-export type AdminApiConfig = z.infer<typeof schema>;
+export type AdminApiConfig = z.infer<typeof schema> & {
+  /** Seal imported eFuse keys (POST /serial-keys); the first is the newest. The broker opens them. */
+  efuseWrappingKeys: Buffer[];
+};
 
 export function loadAdminApiConfig(env: NodeJS.ProcessEnv = process.env): AdminApiConfig {
-  return loadConfig(schema, env);
+  const config = loadConfig(schema, env);
+  return {
+    ...config,
+    efuseWrappingKeys: resolveEfuseWrappingKeys(config.EFUSE_WRAPPING_KEYS, config.NODE_ENV),
+  };
 }
 
 /** The session cookie's Secure flag: configured, or on in production. */

@@ -4,6 +4,8 @@ import { startHarness, type Harness } from './harness';
 
 const SIGNING_KEY = 'admin-e2e-signing-key-0123456789';
 const SECRET = 'admin-e2e-service-secret-0123456';
+/** Seals imported eFuse keys: the API seals with it, the broker opens with it. */
+export const WRAPPING_KEY = 'a5'.repeat(32);
 
 export interface Platform {
   h: Harness;
@@ -17,7 +19,7 @@ export interface Platform {
 
 /** The whole platform but the voice worker: the API in-process, the broker and orchestrators as processes. */
 export async function startPlatform(apiEnv: Record<string, string> = {}): Promise<Platform> {
-  const h = await startHarness({ WEBHOOK_WORKER: 'true', ...apiEnv });
+  const h = await startHarness({ WEBHOOK_WORKER: 'true', EFUSE_WRAPPING_KEYS: WRAPPING_KEY, ...apiEnv });
   const broker = await startServiceProcess('broker', {
     DATABASE_URL: h.db.url,
     REDIS_URL: h.redis.url,
@@ -29,6 +31,7 @@ export async function startPlatform(apiEnv: Record<string, string> = {}): Promis
     HTTP_PORT: '0',
     UDP_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
+    EFUSE_WRAPPING_KEYS: WRAPPING_KEY,
     SERVICE_CREDENTIALS: `orchestrator:${SECRET}`,
     DEVICE_MESSAGE_RATE: '1000',
   });

@@ -95,6 +95,18 @@ describe('broker configuration', () => {
     ).toThrow(/DEVICE_SIGNING_KEYS/);
   });
 
+  it('refuses a production start without the keys that seal eFuse keys, naming the variable', () => {
+    const configured = {
+      NODE_ENV: 'production',
+      DEVICE_SIGNING_KEYS: 'a-device-signing-key-0123456789',
+      SERVICE_CREDENTIALS: 'orchestrator:0123456789abcdef',
+    };
+    expect(() => loadBrokerConfig(configured)).toThrow(/EFUSE_WRAPPING_KEYS/);
+    expect(
+      loadBrokerConfig({ ...configured, EFUSE_WRAPPING_KEYS: 'ab'.repeat(32) }).efuseWrappingKeys,
+    ).toHaveLength(1);
+  });
+
   it('names a bad port variable', () => {
     expect(() =>
       loadBrokerConfig({ MQTT_PORT: 'eighteen', DEVICE_SIGNING_KEYS: 'k', SERVICE_CREDENTIALS: 'a:b' }),

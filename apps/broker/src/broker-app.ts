@@ -1,8 +1,12 @@
 import Fastify from 'fastify';
-import { createPgPool, postgresHealthCheck } from '@fleet/db';
-import { createRedis, redisHealthCheck, watchRedis } from '@fleet/queues';
+import { createDatabase, createPgPool, postgresHealthCheck } from '@fleet/db';
+import { createRedis, publishControl, redisHealthCheck, watchRedis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
+import { ActivationChallengesRepository } from './activation/activation-challenges.repository';
+import { ActivationService } from './activation/activation-service';
+import { ProofBindingRepository } from './activation/proof-binding.repository';
+import { SerialKeysRepository } from './activation/serial-keys.repository';
 import { createBrokerMetrics } from './broker-metrics';
 import type { BrokerConfig } from './config';
 import { registerDeviceHttp } from './device-http/device-http-routes';
@@ -53,6 +57,9 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     stack.push('redis (blocking)', () => Promise.resolve(blockingRedis.disconnect()));
 
     const devices = new DeviceRepository(pool);
+    const db = createDatabase(pool);
+    const serialKeys = new SerialKeysRepository(db);
+    const challenges = new ActivationChallengesRepository(db);
     // Stopped after aedes: closing aedes disconnects every device, and their offline rows must still be written.
     const presenceWriter = new PresenceWriter(pool, logger);
     stack.push('presence writes', () => presenceWriter.flush());
@@ -100,6 +107,19 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       metrics,
       logger,
       voice,
+      announceConnect: (notice) =>
+        void publishControl(redis, {
+          type: 'device.connected',
+          deviceId: notice.mac,
+          connectionId: notice.connectionId,
+          brokerId: notice.brokerId,
+          connectedAt: notice.connectedAt,
+        }).catch((err: unknown) =>
+          logger.warn(
+            { err, mac: notice.mac },
+            'other replicas not told of a connect (they keep an older one)',
+          ),
+        ),
     });
     const control = await listenForControl(config.REDIS_URL, edge, metrics, logger);
     stack.push('control channel', () => control.close());
@@ -152,9 +172,17 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       registrationOpen: config.REGISTRATION_OPEN,
       signingKey: config.deviceSigningKeys[0]!,
       activationMessage: 'Activate this device in the console',
+      challengeTtlMs: 10 * 60_000,
     };
-    const checkIns = new OtaCheckInService(devices, otaSettings);
-    registerDeviceHttp(http, { checkIns, devices, firmware: new FirmwareImages(pool), metrics, logger });
+    const checkIns = new OtaCheckInService({ devices, serialKeys, challenges }, otaSettings);
+    const activation = new ActivationService(
+      devices,
+      challenges,
+      serialKeys,
+      new ProofBindingRepository(db),
+      config.efuseWrappingKeys,
+    );
+    registerDeviceHttp(http, { checkIns, activation, firmware: new FirmwareImages(pool), metrics, logger });
     const httpPort = await listenHttp(http, config.BIND_HOST, config.HTTP_PORT);
     stack.push('http', () => http.close());
     if (config.HTTP_PORT === 0) otaSettings.publicHttpUrl = `http://${config.PUBLIC_HOST}:${httpPort}`;

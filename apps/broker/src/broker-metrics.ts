@@ -56,6 +56,18 @@ export function createBrokerMetrics(registry: Registry) {
       labelNames: ['outcome'],
       registers,
     }),
+    activations: new Counter({
+      name: 'broker_activations_total',
+      help: 'POST /xiaozhi/ota/activate by outcome (proved, bound, or why it was refused)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    takeovers: new Counter({
+      name: 'broker_takeovers_total',
+      help: "Older connections of a device closed by a newer one's CONNECT, on this replica or another",
+      labelNames: ['scope'],
+      registers,
+    }),
     firmwareDownloads: new Counter({
       name: 'broker_firmware_downloads_total',
       help: 'Firmware image requests by outcome',

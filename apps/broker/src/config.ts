@@ -4,6 +4,7 @@ import {
   commonEnv,
   databaseEnv,
   devSecretsPath,
+  efuseWrappingEnv,
   envBoolean,
   envInt,
   envList,
@@ -12,9 +13,11 @@ import {
   loadConfig,
   loadOrCreateDevSecrets,
   redisEnv,
+  resolveEfuseWrappingKeys,
   tracingEnv,
   ConfigError,
 } from '@fleet/config';
+import { wrappingKeyOf, type WrappingKey } from '@fleet/protocol';
 
 // The only place the broker reads process.env. Ports avoid Mosquitto's 1883, which this machine kind runs.
 const schema = z.object({
@@ -22,6 +25,7 @@ const schema = z.object({
   ...databaseEnv,
   ...redisEnv,
   ...tracingEnv,
+  ...efuseWrappingEnv,
   BROKER_ID: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/)
@@ -63,13 +67,19 @@ const schema = z.object({
 
 export type BrokerConfig = Omit<
   z.infer<typeof schema>,
-  'DEVICE_SIGNING_KEYS' | 'SERVICE_CREDENTIALS' | 'PUBLIC_UDP_HOST' | 'PUBLIC_HTTP_URL'
+  | 'DEVICE_SIGNING_KEYS'
+  | 'SERVICE_CREDENTIALS'
+  | 'PUBLIC_UDP_HOST'
+  | 'PUBLIC_HTTP_URL'
+  | 'EFUSE_WRAPPING_KEYS'
 > & {
   PUBLIC_UDP_HOST: string;
   /** Without a trailing slash. With HTTP_PORT 0 (tests) the caller fixes it up once the port is bound. */
   PUBLIC_HTTP_URL: string;
   deviceSigningKeys: string[];
   serviceCredentials: Map<string, string>;
+  /** Open the eFuse keys admins imported (activation v2); the first is the newest. */
+  efuseWrappingKeys: WrappingKey[];
 };
 
 export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerConfig {
@@ -88,7 +98,7 @@ export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerCo
     if (keys.length === 0) keys = [dev.deviceSigningKey];
     if (services.size === 0) services = new Map(Object.entries(dev.services));
   }
-  const { DEVICE_SIGNING_KEYS: _k, SERVICE_CREDENTIALS: _s, ...rest } = raw;
+  const { DEVICE_SIGNING_KEYS: _k, SERVICE_CREDENTIALS: _s, EFUSE_WRAPPING_KEYS: _e, ...rest } = raw;
   if ((raw.TLS_CERT_FILE === undefined) !== (raw.TLS_KEY_FILE === undefined)) {
     throw new ConfigError([
       { variable: 'TLS_KEY_FILE', message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' },
@@ -102,6 +112,7 @@ export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerCo
     PUBLIC_HTTP_URL: raw.PUBLIC_HTTP_URL ?? `http://${raw.PUBLIC_HOST}:${raw.HTTP_PORT}`,
     deviceSigningKeys: keys,
     serviceCredentials: services,
+    efuseWrappingKeys: resolveEfuseWrappingKeys(raw.EFUSE_WRAPPING_KEYS, raw.NODE_ENV).map(wrappingKeyOf),
   };
 }
 

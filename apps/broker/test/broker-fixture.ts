@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Pool } from 'pg';
 import { createTestDatabase, startTestRedis, type TestDatabase, type TestRedis } from '@fleet/testing';
@@ -10,6 +11,8 @@ export const SERVICE_SECRETS = {
   'voice-worker': 'voice-worker-secret-0123456789',
 } as const;
 export const SIGNING_KEY = 'current-signing-key-0123456789';
+/** The AES-256 key that seals imported eFuse keys in these tests (EFUSE_WRAPPING_KEYS). */
+export const WRAPPING_KEY = Buffer.alloc(32, 0x5a);
 
 export interface BrokerFixture {
   db: TestDatabase;
@@ -19,6 +22,8 @@ export interface BrokerFixture {
   broker: BrokerHandle;
   httpUrl: string;
   mqttUrl: string;
+  /** Every line the brokers logged (debug and up): tests look for what must never be in them. */
+  logs: string[];
   /** Another replica sharing this fixture's database and Redis. */
   startReplica(env?: Record<string, string>): Promise<BrokerHandle>;
   connectService(
@@ -29,10 +34,16 @@ export interface BrokerFixture {
   close(): Promise<void>;
 }
 
-const logger = createLogger('broker-test', 'silent');
-
 /** A real broker on ephemeral ports, with its own database and Redis. */
 export async function startBrokerFixture(env: Record<string, string> = {}): Promise<BrokerFixture> {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger('broker-test', 'debug', sink);
   const [db, redis] = await Promise.all([createTestDatabase(), startTestRedis()]);
   const configFor = (extra: Record<string, string>) =>
     loadBrokerConfig({
@@ -44,6 +55,7 @@ export async function startBrokerFixture(env: Record<string, string> = {}): Prom
       HTTP_PORT: '0',
       UDP_PORT: '0',
       DEVICE_SIGNING_KEYS: SIGNING_KEY,
+      EFUSE_WRAPPING_KEYS: WRAPPING_KEY.toString('hex'),
       SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
         .map(([name, secret]) => `${name}:${secret}`)
         .join(','),
@@ -62,6 +74,7 @@ export async function startBrokerFixture(env: Record<string, string> = {}): Prom
     broker,
     httpUrl: `http://127.0.0.1:${broker.ports.http}`,
     mqttUrl: `mqtt://127.0.0.1:${broker.ports.mqtt}`,
+    logs,
     async startReplica(extra = {}) {
       const replica = await startBroker(
         configFor({ BROKER_ID: `replica-${replicas.length}`, ...extra }),

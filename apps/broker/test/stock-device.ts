@@ -104,3 +104,17 @@ export function newDeviceIdentity(): StockIdentity {
     .padStart(2, '0')}:${suffix}`;
   return { mac, uuid: crypto.randomUUID() };
 }
+
+/** POST <ota_url>activate as the firmware does (xiaozhi §4.3), with the check-in's headers. */
+export async function activate(
+  httpUrl: string,
+  d: StockIdentity,
+  body: unknown = {},
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${httpUrl}/xiaozhi/ota/activate`, {
+    method: 'POST',
+    headers: checkInHeaders(d),
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}

@@ -97,6 +97,10 @@ describe('the operator console in a browser', () => {
       await page.locator('[data-page="device"]').waitFor();
       await expectText(page.getByTestId('device-presence'), 'online');
       await page.locator('[data-tool="self.reboot"] [data-testid="user-only"]').waitFor();
+      // DESIGN §3: the Client-Id is the device's secret; the page shows the fingerprint of its hash only.
+      const uuid = fleet.devices.find((d) => d.mac === macs[0])!.clientId.split('@@@')[2]!;
+      await expectText(page.getByTestId('device-client-id'), /^[0-9a-f]{8}…$/);
+      expect((await page.content()).toLowerCase()).not.toContain(uuid.toLowerCase());
     },
     STEP_MS,
   );

@@ -86,7 +86,9 @@ export async function startOrchestrator(
     const rpcIds = new RpcIds(pool);
     const malformed = new MalformedInputs(pool, logger);
     stack.push('malformed inputs', () => malformed.flush());
-    const link = new McpLink(mqtt, rpcIds, malformed, metrics, logger);
+    // A stray reply can show a connection whose presence event this replica missed (see PresenceHandler).
+    let onStray: (mac: string, connectionId: string) => void = () => undefined;
+    const link = new McpLink(mqtt, rpcIds, malformed, metrics, logger, (mac, id) => onStray(mac, id));
     const catalogs = new CatalogRepository(pool, config.DERIVED_RULE_MAX_AGE_MS);
     const discovery = new DiscoveryService(link, catalogs, commits, events, config, metrics, logger);
     const calls = new CallRepository(pool);
@@ -147,8 +149,19 @@ export async function startOrchestrator(
       logger,
     });
 
+    onStray = (mac, connectionId) =>
+      void presence
+        .checkConnection(mac, connectionId)
+        .catch((err: unknown) => logger.warn({ err, mac }, 'cannot check a stray reply against presence'));
     // Presence and replies flow (once the broker answers) before partitions are taken.
-    await subscribeFleet(mqtt, devices, link, (event) => presence.handle(event), metrics);
+    await subscribeFleet(
+      mqtt,
+      devices,
+      link,
+      (event) => presence.handle(event),
+      metrics,
+      () => presence.resyncAfterReconnect(),
+    );
     await partitions.start(takeover);
     stack.push('partitions', async () => {
       await takeover.closeAll();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
@@ -11,10 +11,15 @@ import { z } from 'zod';
 const devSecretsSchema = z.object({
   deviceSigningKey: z.string().min(16),
   services: z.record(z.string(), z.string().min(16)),
-  /** The Ed25519 key that signs audit exports (base64 of its 32 bytes); added to an older file when first needed. */
-  auditSigningKey: z.string().min(16).optional(),
+  /** AES-256 key (base64url) that seals imported eFuse keys at rest (EFUSE_WRAPPING_KEYS in production). */
+  efuseWrappingKey: z.string().min(43),
+  /** The Ed25519 key that signs audit exports (base64 of its 32 bytes; AUDIT_SIGNING_KEY in production). */
+  auditSigningKey: z.string().min(43),
 });
 export type DevSecrets = z.infer<typeof devSecretsSchema>;
+
+/** What a file written before a secret existed may lack: filled in once, for every service at the same time. */
+const storedSchema = devSecretsSchema.partial({ efuseWrappingKey: true, auditSigningKey: true });
 
 export const SERVICE_IDENTITIES = ['orchestrator', 'voice-worker', 'admin-api'] as const;
 export type ServiceIdentity = (typeof SERVICE_IDENTITIES)[number];
@@ -23,16 +28,21 @@ export function devSecretsPath(workspaceRoot: string): string {
   return join(workspaceRoot, '.local', 'dev-secrets.json');
 }
 
+const later = {
+  efuseWrappingKey: () => randomBytes(32).toString('base64url'),
+  // An Ed25519 private key is 32 random bytes (RFC 8032 §5.1.5).
+  auditSigningKey: () => randomBytes(32).toString('base64'),
+} satisfies Record<string, () => string>;
+
 export function loadOrCreateDevSecrets(path: string): DevSecrets {
-  try {
-    return devSecretsSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  const stored = readStored(path);
+  if (stored && isComplete(stored)) return stored;
+  if (stored) return withLock(`${path}.lock`, () => complete(path));
   const secrets: DevSecrets = {
     deviceSigningKey: randomBytes(32).toString('base64url'),
     services: Object.fromEntries(SERVICE_IDENTITIES.map((id) => [id, randomBytes(24).toString('base64url')])),
-    auditSigningKey: newAuditSigningKey(),
+    efuseWrappingKey: later.efuseWrappingKey(),
+    auditSigningKey: later.auditSigningKey(),
   };
   mkdirSync(dirname(path), { recursive: true });
   try {
@@ -41,31 +51,68 @@ export function loadOrCreateDevSecrets(path: string): DevSecrets {
     return secrets;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return devSecretsSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    return loadOrCreateDevSecrets(path);
   }
 }
 
-/**
- * The development audit signing key, added to a file written before it existed. The file is rewritten whole
- * (renamed into place, so a reader never sees half of it) and read again: when two processes add one at once, the
- * key that reached the file is the one both use.
- */
-export function loadOrCreateAuditSigningKey(path: string): string {
-  const secrets = loadOrCreateDevSecrets(path);
-  if (secrets.auditSigningKey) return secrets.auditSigningKey;
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(
-    temporary,
-    JSON.stringify({ ...secrets, auditSigningKey: newAuditSigningKey() }, null, 2) + '\n',
-    {
-      mode: 0o600,
-    },
-  );
-  renameSync(temporary, path);
-  return loadOrCreateDevSecrets(path).auditSigningKey!;
+function readStored(path: string): z.infer<typeof storedSchema> | undefined {
+  try {
+    return storedSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
 }
 
-// An Ed25519 private key is 32 random bytes (RFC 8032 §5.1.5).
-function newAuditSigningKey(): string {
-  return randomBytes(32).toString('base64');
+function isComplete(stored: z.infer<typeof storedSchema>): stored is DevSecrets {
+  return Object.keys(later).every((key) => stored[key as keyof typeof later] !== undefined);
+}
+
+/**
+ * Adds the secrets a file lacks. Under a lock and re-read inside it: the services start together, and two
+ * of them inventing different keys (one sealing eFuse keys the other cannot open) must never happen.
+ */
+function complete(path: string): DevSecrets {
+  const stored = readStored(path)!;
+  if (isComplete(stored)) return stored;
+  const filled: Record<string, unknown> = { ...stored };
+  for (const [key, make] of Object.entries(later)) filled[key] ??= make();
+  const secrets = devSecretsSchema.parse(filled);
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
+  renameSync(temporary, path);
+  return secrets;
+}
+
+const STALE_LOCK_MS = 5_000;
+
+function withLock<T>(lockPath: string, work: () => T): T {
+  for (;;) {
+    try {
+      mkdirSync(lockPath); // atomic: exactly one process creates it
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (lockAgeMs(lockPath) > STALE_LOCK_MS) rmSync(lockPath, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lockPath, { recursive: true, force: true });
+  }
+}
+
+function lockAgeMs(lockPath: string): number {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return 0; // gone meanwhile: try again
+  }
+}
+
+/** The development audit signing key (added, like every later secret, to a file written before it existed). */
+export function loadOrCreateAuditSigningKey(path: string): string {
+  return loadOrCreateDevSecrets(path).auditSigningKey;
 }

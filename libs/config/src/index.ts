@@ -18,5 +18,6 @@ export {
 } from './dev-secrets';
 export { findWorkspaceRoot } from './workspace-root';
 export { serviceMqttEnv, resolveServicePassword } from './service-mqtt-env';
+export { efuseWrappingEnv, resolveEfuseWrappingKeys } from './efuse-wrapping-env';
 export { tracingEnv, otlpExportEnabled } from './tracing-env';
 export { auditSigningEnv, resolveAuditSigningKey } from './audit-signing-env';

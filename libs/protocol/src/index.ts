@@ -101,6 +101,8 @@ export * from './topics';
 export * from './credentials/client-id';
 export * from './credentials/username';
 export * from './credentials/password';
+export * from './credentials/client-id-secret';
+export * from './credentials/efuse-key-seal';
 
 // UDP audio
 export * from './udp/header';
@@ -114,6 +116,7 @@ export { otaRequestHeadersSchema, readOtaHeaders, type OtaHeaders, type HeaderBa
 export { systemInfoSchema, parseCompileTime, type SystemInfo } from './ota/system-info';
 export { readOtaCheckIn, type OtaCheckIn } from './ota/check-in';
 export * from './ota/response';
+export * from './ota/activation';
 
 export * from './firmware-version';
 export * from './uplink-wrapper';

@@ -43,7 +43,7 @@ describe('the broker uplink wrapper and presence event', () => {
     const event: PresenceEvent = {
       mac: 'a0:85:e3:f4:49:34',
       connectionId: 'c-1',
-      clientId: 'GID_x@@@a0_85_e3_f4_49_34@@@u',
+      clientIdFingerprint: '1a2b3c4d',
       brokerId: 'broker-0',
       state: 'offline',
       reason: 'keepalive_timeout',
@@ -52,6 +52,10 @@ describe('the broker uplink wrapper and presence event', () => {
     };
     const text = encodePresenceEvent(event);
     expect(text.ok && decodePresenceEvent(text.value)).toEqual({ ok: true, value: event });
+    // DESIGN §3: a presence event never carries the Client-Id itself.
+    expect(
+      encodePresenceEvent({ ...event, clientIdFingerprint: 'aeebef32-f0ef-4bce-9d8a-894d91bc6932' }).ok,
+    ).toBe(false);
     expect(decodePresenceEvent('{"state":"away"}')).toMatchObject({
       ok: false,
       error: { kind: 'invalid_presence' },

@@ -28,7 +28,8 @@ export const PRESENCE_STATES = ['online', 'offline'] as const;
 export const presenceEventSchema = z.object({
   mac: macSchema,
   connectionId: z.string().min(1),
-  clientId: z.string().min(1),
+  /** DESIGN §3: the Client-Id is a secret; events carry only the fingerprint of its hash. */
+  clientIdFingerprint: z.string().regex(/^[0-9a-f]{8}$/, 'eight hex digits'),
   brokerId: z.string().min(1),
   state: z.enum(PRESENCE_STATES),
   reason: z.string().max(200).optional(),

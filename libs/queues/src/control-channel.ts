@@ -11,6 +11,15 @@ export const CONTROL_CHANNEL = 'fleet:control';
 export const controlMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('device.revoked'), deviceId: z.string().min(1) }),
   z.object({ type: z.literal('device.decommissioned'), deviceId: z.string().min(1) }),
+  // DESIGN §3: one live connection per device. A replica that accepted a device's CONNECT tells the others,
+  // which close their older connections of it (the later `connectedAt`, then the larger id, stays).
+  z.object({
+    type: z.literal('device.connected'),
+    deviceId: z.string().min(1),
+    connectionId: z.string().min(1),
+    brokerId: z.string().min(1),
+    connectedAt: z.int().min(0),
+  }),
 ]);
 export type ControlMessage = z.infer<typeof controlMessageSchema>;
 

@@ -21,6 +21,7 @@ import { COMMANDS, ROOT, SERVICES } from './deploy-files';
 
 const SIGNING_KEY = 'deploy-check-signing-key-0123456789';
 const AUDIT_SIGNING_KEY = Buffer.alloc(32, 7).toString('base64');
+const EFUSE_WRAPPING_KEY = 'de'.repeat(32);
 const SECRETS = {
   orchestrator: 'deploy-check-orchestrator-0123',
   'voice-worker': 'deploy-check-voice-worker-0123',
@@ -53,6 +54,7 @@ describe('the image, rebuilt as a pruned production install', () => {
           UDP_PORT: '0',
           PUBLIC_HOST: '127.0.0.1',
           DEVICE_SIGNING_KEYS: SIGNING_KEY,
+          EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY,
           SERVICE_CREDENTIALS: Object.entries(SECRETS)
             .map(([name, secret]) => `${name}:${secret}`)
             .join(','),
@@ -65,7 +67,7 @@ describe('the image, rebuilt as a pruned production install', () => {
           MQTT_PASSWORD: SECRETS[service],
         };
       case 'admin-api':
-        return { ...common, AUDIT_SIGNING_KEY };
+        return { ...common, AUDIT_SIGNING_KEY, EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY };
     }
   };
 

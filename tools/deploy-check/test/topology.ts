@@ -17,6 +17,7 @@ import { startTcpBalancer, type TcpBalancer } from '../src/tcp-balancer';
 // services are processes from dist/, so a test can SIGKILL one.
 
 export const SIGNING_KEY = 'deploy-check-signing-key-0123456789';
+const EFUSE_WRAPPING_KEY = 'de'.repeat(32);
 const SECRETS = {
   orchestrator: 'deploy-check-orchestrator-0123',
   'voice-worker': 'deploy-check-voice-worker-0123',
@@ -71,6 +72,7 @@ export async function startTopology({
         PUBLIC_UDP_HOST: '127.0.0.1',
         PUBLIC_HTTP_URL: publicHttp,
         DEVICE_SIGNING_KEYS: SIGNING_KEY,
+        EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY,
         SERVICE_CREDENTIALS: Object.entries(SECRETS)
           .map(([name, secret]) => `${name}:${secret}`)
           .join(','),

@@ -5,6 +5,8 @@ import { parseCliOptions } from './cli/cli-options';
 import { loadStateFile, saveStateFile } from './cli/state-file';
 import { attachStdinControl } from './cli/stdin-control';
 import { startFakeOtaServer } from './fake-ota/fake-ota-server';
+import { efuseCsv, efuseFor } from './device/efuse';
+import { macFor } from './device/identity';
 import { createFleet } from './fleet/fleet';
 import { summaryLine } from './fleet/fleet-summary';
 
@@ -15,6 +17,12 @@ async function main(argv: readonly string[]): Promise<number> {
     return argv.includes('--help') ? 0 : 2;
   }
   const o = parsed.options;
+  if (o.printEfuseCsv && o.efuseSeed !== undefined) {
+    const seed = o.efuseSeed;
+    const macs = Array.from({ length: o.devices }, (_, i) => macFor(o.macPrefix, o.firstIndex + i));
+    process.stdout.write(efuseCsv(macs.map((mac) => efuseFor(mac, seed))));
+    return 0;
+  }
   const say = (line: string) => process.stdout.write(`[device-sim] ${line}\n`);
   const localOta = o.localOta
     ? await startFakeOtaServer({
@@ -40,6 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
     reconnectJitter: o.reconnectJitter,
     faults: o.faults,
     nvs: saved,
+    ...(o.efuseSeed !== undefined ? { efuseSeed: o.efuseSeed } : {}),
     perDevice: () => ({ firmware: { version: o.firmwareVersion } }),
     ...(o.verbose ? { logger: pino({ level: 'debug' }) } : {}),
   });

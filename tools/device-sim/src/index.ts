@@ -20,6 +20,7 @@ export {
 export { BoardProfile, BREAD_COMPACT_WIFI, withRelayTools, type BoardConfig } from './device/board-profile';
 export { relayTool, relayTools } from './device/relay-tools';
 export { macFor, uuidFor } from './device/identity';
+export { efuseCsv, efuseFor, type EfuseIdentity } from './device/efuse';
 export { wifiSignal, type BoardSensors, type WifiEnvironment } from './device/device-status';
 export type { NvsState, NvsValue } from './device/nvs';
 export type {

@@ -1,6 +1,14 @@
-import { readOtaCheckIn } from '@fleet/protocol';
+import { readActivationRequest, readOtaCheckIn, verifyActivationHmac } from '@fleet/protocol';
 import { waitFor } from '@fleet/testing';
-import { appImageDefaults, FAST_TIMINGS, otaCredentials, uuidFor, type SimDevice } from '../src';
+import {
+  appImageDefaults,
+  efuseCsv,
+  efuseFor,
+  FAST_TIMINGS,
+  otaCredentials,
+  uuidFor,
+  type SimDevice,
+} from '../src';
 import { pingReply, pingRequest, replyWithId, SIGNING_KEY, startHarness, type Harness } from './harness';
 
 const MAC = 'a0:85:e3:f4:49:34';
@@ -160,5 +168,42 @@ describe('a simulated device whose OTA check-in fails', () => {
     expect(h.ota.activations[0]!.headers['device-id']).toBe(MAC);
     expect(h.ota.activations[1]!.at - h.ota.activations[0]!.at).toBeGreaterThanOrEqual(25);
     expect(h.ota.checkIns).toHaveLength(2);
+  });
+
+  it('with an eFuse serial, checks in as Activation-Version 2 and answers the challenge with its HMAC, also after an erased NVS', async () => {
+    const efuse = efuseFor(MAC, 'test-seed');
+    const challenge = '0123456789abcdef0123456789abcdef';
+    let calls = 0;
+    h = await startHarness({
+      answer: () => (++calls % 2 === 1 ? { activation: { message: 'Verifying', challenge } } : undefined),
+    });
+    const device = h.device({ mac: MAC, efuse, timings: { ...FAST_TIMINGS, activationPendingMs: 30 } });
+    device.start();
+    await h.waitOnline(device);
+    const [checkIn] = h.ota.checkIns;
+    expect(checkIn!.headers).toMatchObject({
+      'activation-version': '2',
+      'serial-number': efuse.serialNumber,
+    });
+    const proof = readActivationRequest(Buffer.from(h.ota.activations[0]!.body));
+    expect(proof).toMatchObject({
+      ok: true,
+      value: { kind: 'proof', serialNumber: efuse.serialNumber, challenge },
+    });
+    expect(
+      proof.ok &&
+        proof.value.kind === 'proof' &&
+        verifyActivationHmac(efuse.hmacKey, challenge, proof.value.hmac),
+    ).toBe(true);
+    expect(efuseCsv([efuse])).toBe(
+      `serial_number,key\n${efuse.serialNumber},${efuse.hmacKey.toString('hex')}\n`,
+    );
+
+    const before = checkIn!.headers['client-id'];
+    device.eraseNvs();
+    await waitFor(() => h.ota.activations.length === 2, { what: 'the second proof' });
+    const again = h.ota.checkIns.at(-1)!.headers;
+    expect(again['client-id']).not.toBe(before);
+    expect(again['serial-number']).toBe(efuse.serialNumber);
   });
 });

@@ -4,7 +4,8 @@ import { PG_POOL } from '../infra/tokens';
 
 export interface DeviceDetailRow {
   id: string;
-  clientId: string;
+  /** DESIGN §3: the Client-Id is a device secret; the page shows the first 8 hex of its hash, nothing more. */
+  clientIdFingerprint: string;
   serialNumber: string | null;
   dialect: string;
   status: string;
@@ -41,7 +42,7 @@ export interface DeviceDetailRow {
   tags: string[];
   quarantine: {
     id: string;
-    claimedClientId: string;
+    claimedClientIdFingerprint: string;
     claimedSerial: string | null;
     remoteAddress: string | null;
     createdAt: string;
@@ -62,7 +63,7 @@ export class DeviceDetailRepository {
 
   async find(id: string): Promise<DeviceDetailRow | undefined> {
     const { rows } = await this.pool.query<DeviceDetailRow>(
-      `SELECT d.id, d.client_id AS "clientId", d.serial_number AS "serialNumber", d.dialect, d.status, d.board,
+      `SELECT d.id, left(d.client_id, 8) AS "clientIdFingerprint", d.serial_number AS "serialNumber", d.dialect, d.status, d.board,
               d.board_name AS "boardName", d.firmware_version AS "firmwareVersion", d.ota_label AS "otaLabel",
               d.chip_model AS "chipModel", d.online, d.connection_id AS "connectionId",
               d.last_seen_at AS "lastSeenAt", d.last_boot_at AS "lastBootAt", d.last_status AS "lastStatus",
@@ -82,7 +83,7 @@ export class DeviceDetailRepository {
                          WHERE m.device_id = d.id), '[]') AS groups,
               coalesce((SELECT json_agg(t.tag ORDER BY t.tag) FROM device_tag t WHERE t.device_id = d.id), '[]')
                 AS tags,
-              coalesce((SELECT json_agg(json_build_object('id', q.id, 'claimedClientId', q.claimed_client_id,
+              coalesce((SELECT json_agg(json_build_object('id', q.id, 'claimedClientIdFingerprint', left(q.claimed_client_id, 8),
                                  'claimedSerial', q.claimed_serial, 'remoteAddress', q.remote_address,
                                  'createdAt', q.created_at) ORDER BY q.created_at)
                           FROM device_quarantine q WHERE q.device_id = d.id AND q.state = 'pending'), '[]')

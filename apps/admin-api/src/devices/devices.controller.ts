@@ -5,7 +5,6 @@ import { deviceIdParams } from '../http/common-schemas';
 import type { Page } from '../http/cursor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams, ValidQuery } from '../http/validation';
-import type { DeviceDetailRow } from './device-detail.repository';
 import { DeviceLifecycleService, type StatusChange } from './device-lifecycle.service';
 import {
   bindBody,
@@ -16,7 +15,7 @@ import {
   type DeviceListQuery,
   type DeviceSummary,
 } from './devices.schemas';
-import { DevicesService } from './devices.service';
+import { DevicesService, type DeviceDetail } from './devices.service';
 
 type DeviceId = z.infer<typeof deviceIdParams>;
 
@@ -39,8 +38,12 @@ export class DevicesController {
 
   @Get(':id')
   @Roles('viewer')
-  @Doc({ summary: 'A device: presence, last status readback, current catalog, groups, quarantine' })
-  detail(@ValidParams(deviceIdParams) p: DeviceId): Promise<DeviceDetailRow> {
+  @Doc({
+    summary:
+      'A device: presence, last status readback, current catalog, groups, quarantine, identity changes ' +
+      '(its Client-Id only as a fingerprint)',
+  })
+  detail(@ValidParams(deviceIdParams) p: DeviceId): Promise<DeviceDetail> {
     return this.devices.detail(p.id);
   }
 

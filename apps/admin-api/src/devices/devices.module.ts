@@ -5,6 +5,7 @@ import { DeviceStatusRepository } from './device-status.repository';
 import { DevicesController } from './devices.controller';
 import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
+import { IdentityEventsRepository } from './identity-events.repository';
 import { PresenceRepository } from './presence.repository';
 
 @Module({
@@ -16,6 +17,7 @@ import { PresenceRepository } from './presence.repository';
     DeviceDetailRepository,
     DeviceStatusRepository,
     PresenceRepository,
+    IdentityEventsRepository,
   ],
   exports: [DevicesRepository, DevicesService],
 })

@@ -129,7 +129,7 @@ describe('a device', () => {
     const [id] = await insertDevices(h.pool, 1, { online: true });
     await h.pool.query(
       `INSERT INTO connection (id, device_id, client_id, broker_id, keepalive, opened_at, online_at)
-       VALUES ('conn-1', $1, 'GID@@@mac@@@uuid', 'broker-a', 240, now(), now())`,
+       VALUES ('conn-1', $1, '${'c'.repeat(64)}', 'broker-a', 240, now(), now())`,
       [id],
     );
     await h.pool.query(
@@ -137,7 +137,7 @@ describe('a device', () => {
       [id],
     );
     await h.pool.query(
-      `INSERT INTO device_quarantine (id, device_id, claimed_client_id, body) VALUES (gen_random_uuid(), $1, 'other-uuid', '{}')`,
+      `INSERT INTO device_quarantine (id, device_id, claimed_client_id, body) VALUES (gen_random_uuid(), $1, '${'d'.repeat(64)}', '{}')`,
       [id],
     );
     const r = await h.request('GET', `/api/v1/devices/${id}`, { key: viewer.key });
@@ -149,8 +149,16 @@ describe('a device', () => {
       connection: { id: 'conn-1', brokerId: 'broker-a' },
       catalog: null,
       groups: [],
-      quarantine: [{ claimedClientId: 'other-uuid' }],
+      quarantine: [{ claimedClientIdFingerprint: 'dddddddd' }],
+      identityChanges: [],
     });
+    // DESIGN §3: the Client-Id (here its stored hash) never in an answer, a short fingerprint at most.
+    const stored = await h.pool.query<{ client_id: string }>('SELECT client_id FROM device WHERE id = $1', [
+      id,
+    ]);
+    expect(r.body.clientIdFingerprint).toBe(stored.rows[0]!.client_id.slice(0, 8));
+    expect(r.body).not.toHaveProperty('clientId');
+    expect(r.text).not.toContain('d'.repeat(64));
     expect((await h.request('GET', '/api/v1/devices/ff:ff:ff:ff:ff:ff', { key: viewer.key })).status).toBe(
       404,
     );
@@ -166,7 +174,12 @@ describe('a device', () => {
     );
     const first = await h.request('GET', `/api/v1/devices/${id}/presence?limit=2`, { key: viewer.key });
     expect(first.body.items.map((c: { connectionId: string }) => c.connectionId)).toEqual(['c1', 'c2']);
-    expect(first.body.items[0]).toMatchObject({ durationS: 300, closeReason: 'keepalive_timeout' });
+    expect(first.body.items[0]).toMatchObject({
+      durationS: 300,
+      closeReason: 'keepalive_timeout',
+      clientIdFingerprint: 'cid',
+    });
+    expect(first.body.items[0]).not.toHaveProperty('clientId');
     const rest = await h.request(
       'GET',
       `/api/v1/devices/${id}/presence?limit=2&cursor=${first.body.nextCursor}`,

@@ -6,7 +6,8 @@ import { PG_POOL } from '../infra/tokens';
 export interface ConnectionRow {
   connectionId: string;
   brokerId: string;
-  clientId: string;
+  /** The first 8 hex of the connection's Client-Id hash (DESIGN §3: never the Client-Id itself). */
+  clientIdFingerprint: string;
   remoteAddress: string | null;
   keepalive: number;
   openedAt: Date;
@@ -29,7 +30,7 @@ export class PresenceRepository {
     const where = [`device_id = ${p.add(deviceId)}`];
     if (before) where.push(`(opened_at, id) < (${p.add(before.openedAt)}::timestamptz, ${p.add(before.id)})`);
     const { rows } = await this.pool.query<ConnectionRow>(
-      `SELECT id AS "connectionId", broker_id AS "brokerId", client_id AS "clientId", remote_address AS "remoteAddress",
+      `SELECT id AS "connectionId", broker_id AS "brokerId", left(client_id, 8) AS "clientIdFingerprint", remote_address AS "remoteAddress",
               keepalive, opened_at AS "openedAt", online_at AS "onlineAt", closed_at AS "closedAt",
               close_reason AS "closeReason"
          FROM connection WHERE ${where.join(' AND ')}

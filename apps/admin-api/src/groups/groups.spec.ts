@@ -92,13 +92,18 @@ describe('groups, tags and quarantine', () => {
         `INSERT INTO device_quarantine (id, device_id, claimed_client_id, claimed_serial, body) VALUES (gen_random_uuid(), $1, $2, 'SN-2', '{}') RETURNING id`,
         [deviceId, clientId],
       );
-    await claim(rebound!, 'reflashed-uuid');
-    await claim(kept!, 'forged-uuid');
+    // Claims hold the hash of the claimed Client-Id (DESIGN §3); answers show its first 8 hex only.
+    const reflashed = 'a'.repeat(64);
+    const forged = 'b'.repeat(64);
+    await claim(rebound!, reflashed);
+    await claim(kept!, forged);
     const pending = await h.request('GET', '/api/v1/quarantine', { key: operator.key });
-    expect(pending.body.items.map((q: { claimedClientId: string }) => q.claimedClientId).sort()).toEqual([
-      'forged-uuid',
-      'reflashed-uuid',
-    ]);
+    expect(
+      pending.body.items
+        .map((q: { claimedClientIdFingerprint: string }) => q.claimedClientIdFingerprint)
+        .sort(),
+    ).toEqual(['aaaaaaaa', 'bbbbbbbb']);
+    expect(pending.text).not.toContain(reflashed);
 
     expect(
       (await h.request('POST', `/api/v1/devices/${rebound}/quarantine/accept`, { key: operator.key })).status,
@@ -109,7 +114,22 @@ describe('groups, tags and quarantine', () => {
     });
     expect(accepted.body).toMatchObject({ state: 'accepted', decidedBy: admin.operatorId });
     const device = await h.pool.query('SELECT client_id, serial_number FROM device WHERE id = $1', [rebound]);
-    expect(device.rows[0]).toEqual({ client_id: 'reflashed-uuid', serial_number: 'SN-2' });
+    expect(device.rows[0]).toEqual({ client_id: reflashed, serial_number: 'SN-2' });
+    // The change of identity is an event on the device page, citing the claim and who accepted it.
+    const page = await h.request('GET', `/api/v1/devices/${rebound}`, { key: operator.key });
+    expect(page.body.identityChanges).toHaveLength(2);
+    expect(page.body.identityChanges).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          field: 'client_id',
+          current: 'aaaaaaaa',
+          source: 'operator',
+          operatorId: admin.operatorId,
+        }),
+        expect.objectContaining({ field: 'serial', previous: null, current: 'SN-2', source: 'operator' }),
+      ]),
+    );
+    expect(page.body.clientIdFingerprint).toBe('aaaaaaaa');
 
     const rejected = await h.request('POST', `/api/v1/devices/${kept}/quarantine/reject`, {
       key: operator.key,
@@ -117,7 +137,7 @@ describe('groups, tags and quarantine', () => {
     });
     expect(rejected.body).toMatchObject({ state: 'rejected', reason: 'unknown board' });
     const untouched = await h.pool.query('SELECT client_id FROM device WHERE id = $1', [kept]);
-    expect(untouched.rows[0].client_id).not.toBe('forged-uuid');
+    expect(untouched.rows[0].client_id).not.toBe(forged);
     const nothingLeft = await h.request('POST', `/api/v1/devices/${kept}/quarantine/reject`, {
       key: operator.key,
       body: { reason: 'again' },

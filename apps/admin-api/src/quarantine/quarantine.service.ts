@@ -3,7 +3,7 @@ import type { Actor } from '../http/actor';
 import { conflict, notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
 import { Transactions, type Tx } from '../infra/transactions';
-import { QuarantineRepository, type QuarantineRow } from './quarantine.repository';
+import { QuarantineRepository, type PendingClaim, type QuarantineRow } from './quarantine.repository';
 
 /**
  * DESIGN §3: a device whose flash was erased legitimately comes back with a new Client-Id and waits here;
@@ -34,7 +34,7 @@ export class QuarantineService {
     reason?: string,
   ): Promise<QuarantineRow> {
     return this.decide(deviceId, quarantineId, async (db, claim) => {
-      await this.quarantine.rebind(db, deviceId, claim.claimedClientId, claim.claimedSerial);
+      await this.quarantine.rebind(db, claim, actor.operatorId, reason);
       return this.quarantine.decide(db, claim.id, 'accepted', actor.operatorId, reason);
     });
   }
@@ -53,7 +53,7 @@ export class QuarantineService {
   private async decide(
     deviceId: string,
     quarantineId: string | undefined,
-    work: (db: Tx, claim: QuarantineRow) => Promise<QuarantineRow>,
+    work: (db: Tx, claim: PendingClaim) => Promise<QuarantineRow>,
   ): Promise<QuarantineRow> {
     if (!(await this.quarantine.deviceExists(deviceId))) throw notFound('device', deviceId);
     return this.transactions.run(async (db) => {

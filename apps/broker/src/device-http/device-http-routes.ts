@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { normaliseMac } from '@fleet/protocol';
 import type { Logger } from '@fleet/telemetry';
+import type { ActivationService } from '../activation/activation-service';
 import type { BrokerMetrics } from '../broker-metrics';
-import type { DeviceRepository } from '../devices/device-repository';
 import type { FirmwareImages } from './firmware-images';
 import type { OtaCheckInService } from './ota-check-in';
 
 export interface DeviceHttpDeps {
   checkIns: OtaCheckInService;
-  devices: DeviceRepository;
+  activation: ActivationService;
   firmware: FirmwareImages;
   metrics: BrokerMetrics;
   logger: Logger;
@@ -62,14 +61,25 @@ export function registerDeviceHttp(app: FastifyInstance, deps: DeviceHttpDeps): 
     }
     for (const url of ['/xiaozhi/ota/activate', '/xiaozhi/ota/activate/']) {
       scope.post(url, async (request, reply) => {
-        const status = await activationStatus(deps.devices, request.headers['device-id']);
+        const result = await deps.activation.handle(request.headers, bodyOf(request));
+        if (result.status === 400) {
+          deps.metrics.activations.inc({ outcome: 'bad_request' });
+          return reply.code(400).type('application/json').send({ error: result.error });
+        }
+        deps.metrics.activations.inc({ outcome: result.outcome });
+        if (result.status === 202 && result.outcome !== 'pending' && result.outcome !== 'unproven') {
+          deps.logger.warn(
+            { mac: result.mac, outcome: result.outcome, remote: request.ip },
+            'activation refused',
+          );
+        }
+        // The same body whatever the reason: the answer must not tell a stranger which MACs exist (DESIGN §3).
         return reply
-          .code(status)
+          .code(result.status)
           .type('application/json')
-          .send({ status: status === 200 ? 'activated' : 'pending' });
+          .send({ status: result.status === 200 ? 'activated' : 'pending' });
       });
     }
-
     scope.get<{ Params: { sha256: string } }>('/firmware/:sha256', async (request, reply) => {
       const sha256 = /^([0-9a-f]{64})\.bin$/.exec(request.params.sha256)?.[1];
       const image = sha256 ? await deps.firmware.get(sha256) : undefined;
@@ -90,16 +100,4 @@ export function registerDeviceHttp(app: FastifyInstance, deps: DeviceHttpDeps): 
 
 function bodyOf(request: FastifyRequest): Buffer | undefined {
   return Buffer.isBuffer(request.body) && request.body.length > 0 ? request.body : undefined;
-}
-
-/** xiaozhi §4.3: 202 keeps the device waiting (retry in 3 s), 200 ends activation. */
-async function activationStatus(
-  devices: DeviceRepository,
-  deviceId: string | string[] | undefined,
-): Promise<number> {
-  const mac = typeof deviceId === 'string' ? normaliseMac(deviceId) : undefined;
-  if (!mac?.ok) return 400;
-  const device = await devices.find(mac.value);
-  if (!device) return 404;
-  return device.status === 'awaiting_activation' ? 202 : device.status === 'active' ? 200 : 403;
 }

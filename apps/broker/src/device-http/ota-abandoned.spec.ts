@@ -1,3 +1,5 @@
+import type { ActivationChallengesRepository } from '../activation/activation-challenges.repository';
+import type { SerialKeysRepository } from '../activation/serial-keys.repository';
 import type { DeviceRecord, DeviceRepository } from '../devices/device-repository';
 import { checkInHeaders, newDeviceIdentity, systemInfoBody } from '../../test/stock-device';
 import { OtaCheckInService } from './ota-check-in';
@@ -8,16 +10,19 @@ function fakeDevices() {
   const writes: string[] = [];
   const repository = {
     find: (mac: string) => Promise.resolve(rows.get(mac)),
-    createOnFirstSight: (d: { mac: string; clientId: string }) => {
+    createOnFirstSight: (d: { mac: string; clientIdHash: string }) => {
       writes.push(`create ${d.mac}`);
       const row: DeviceRecord = {
         id: d.mac,
-        clientId: d.clientId,
+        clientIdHash: d.clientIdHash,
         serialNumber: null,
         status: 'active',
         activationCode: null,
         activationChallenge: null,
         firmwareVersion: null,
+        board: null,
+        chipModel: null,
+        mqttClientIdHash: null,
       };
       rows.set(d.mac, row);
       return Promise.resolve(row);
@@ -28,7 +33,14 @@ function fakeDevices() {
     },
     assignedFirmware: () => Promise.resolve(undefined),
   };
-  return { repository: repository as unknown as DeviceRepository, writes };
+  return {
+    repository: {
+      devices: repository as unknown as DeviceRepository,
+      serialKeys: { find: () => Promise.resolve(undefined) } as unknown as SerialKeysRepository,
+      challenges: {} as ActivationChallengesRepository,
+    },
+    writes,
+  };
 }
 
 const settings = {
@@ -40,6 +52,7 @@ const settings = {
   registrationOpen: true,
   signingKey: 'k',
   activationMessage: 'Activate',
+  challengeTtlMs: 60_000,
 };
 
 describe('a check-in the device gave up on', () => {

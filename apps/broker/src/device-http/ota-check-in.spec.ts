@@ -1,7 +1,25 @@
 import { createHash } from 'node:crypto';
-import { signMqttPassword, validateOtaResponse } from '@fleet/protocol';
+import { clientIdFingerprint, hashClientId, signMqttPassword, validateOtaResponse } from '@fleet/protocol';
 import { startBrokerFixture, SIGNING_KEY, type BrokerFixture } from '../../test/broker-fixture';
-import { checkIn, checkInHeaders, newDeviceIdentity, systemInfoBody } from '../../test/stock-device';
+import {
+  activate,
+  bootCredentials,
+  checkIn,
+  checkInHeaders,
+  newDeviceIdentity,
+  systemInfoBody,
+} from '../../test/stock-device';
+
+async function countsOf(httpUrl: string): Promise<{ quarantined: number; invalid: number }> {
+  const text = await (await fetch(`${httpUrl}/metrics`)).text();
+  const count = (outcome: string) =>
+    Number(
+      new RegExp(`broker_ota_check_ins_total\\{outcome="${outcome}",service="broker"\\} (\\d+)`).exec(
+        text,
+      )?.[1] ?? 0,
+    );
+  return { quarantined: count('quarantined'), invalid: count('invalid_client_id') };
+}
 
 describe('the OTA check-in', () => {
   let f: BrokerFixture;
@@ -35,7 +53,7 @@ describe('the OTA check-in', () => {
     );
     expect(rows).toEqual([
       {
-        client_id: device.uuid,
+        client_id: hashClientId(device.uuid),
         status: 'active',
         firmware_version: '2.4.2',
         board: 'bread-compact-wifi',
@@ -98,11 +116,98 @@ describe('the OTA check-in', () => {
       'SELECT claimed_client_id, state FROM device_quarantine WHERE device_id = $1',
       [device.mac],
     );
-    expect(rows).toEqual([{ claimed_client_id: impostor.uuid, state: 'pending' }]);
+    expect(rows).toEqual([{ claimed_client_id: hashClientId(impostor.uuid), state: 'pending' }]);
     // The bound device keeps working meanwhile.
     expect((await checkIn(f.httpUrl, device)).body['mqtt']).toBeDefined();
     const bound = await f.sql.query('SELECT client_id FROM device WHERE id = $1', [device.mac]);
-    expect(bound.rows[0].client_id).toBe(device.uuid);
+    expect(bound.rows[0].client_id).toBe(hashClientId(device.uuid));
+  });
+
+  it('gives a forged check-in with a known MAC nothing, whatever value it guessed or found, and counts it', async () => {
+    const device = newDeviceIdentity();
+    const creds = await bootCredentials(f.httpUrl, device);
+    const before = await countsOf(f.httpUrl);
+    const guesses = [
+      crypto.randomUUID(), // a guess
+      clientIdFingerprint(device.uuid), // the fingerprint pages show
+      hashClientId(device.uuid), // the stored hash
+      creds.client_id, // the whole MQTT client id, as presence once showed it
+      device.uuid.repeat(230).slice(0, 8000), // 8,000 characters
+    ];
+    for (const uuid of guesses) {
+      const { status, body } = await checkIn(f.httpUrl, { ...device, uuid, board: 'forged-board' });
+      expect(status).toBe(200);
+      expect(body['mqtt']).toBeUndefined();
+      expect(body['activation']).toBeUndefined();
+    }
+    const after = await countsOf(f.httpUrl);
+    expect(after.quarantined - before.quarantined).toBe(1);
+    expect(after.invalid - before.invalid).toBe(4);
+    // Nothing of the forgery reached the device row: not its board, not its firmware version.
+    const { rows } = await f.sql.query('SELECT board, firmware_version FROM device WHERE id = $1', [
+      device.mac,
+    ]);
+    expect(rows[0]).toEqual({ board: 'bread-compact-wifi', firmware_version: '2.4.2' });
+  });
+
+  it('lets a quarantined check-in rewrite neither board nor firmware version', async () => {
+    const device = newDeviceIdentity();
+    await checkIn(f.httpUrl, device);
+    await checkIn(f.httpUrl, { ...device, uuid: crypto.randomUUID(), board: 'esp-box-3', version: '9.9.9' });
+    const { rows } = await f.sql.query('SELECT board, firmware_version FROM device WHERE id = $1', [
+      device.mac,
+    ]);
+    expect(rows[0]).toEqual({ board: 'bread-compact-wifi', firmware_version: '2.4.2' });
+  });
+
+  it('records a changed board of the bound identity as an event citing its boot report', async () => {
+    const device = newDeviceIdentity();
+    await checkIn(f.httpUrl, device);
+    const { body } = await checkIn(f.httpUrl, { ...device, board: 'esp-box-3' });
+    expect((body['mqtt'] as { client_id: string }).client_id).toMatch(/^GID_esp-box-3@@@/);
+    const { rows } = await f.sql.query(
+      `SELECT e.field, e.previous, e.current, e.source, b.board AS reported
+         FROM device_identity_event e JOIN boot_report b ON b.id = e.boot_report_id WHERE e.device_id = $1`,
+      [device.mac],
+    );
+    expect(rows).toEqual([
+      {
+        field: 'board',
+        previous: 'bread-compact-wifi',
+        current: 'esp-box-3',
+        source: 'check_in',
+        reported: 'esp-box-3',
+      },
+    ]);
+  });
+
+  it('keeps the Client-Id out of every row and log line it writes', async () => {
+    const device = newDeviceIdentity();
+    await checkIn(f.httpUrl, device);
+    await checkIn(f.httpUrl, { ...device, uuid: crypto.randomUUID() });
+    const { rows } = await f.sql.query(
+      `SELECT row_to_json(b)::text AS row FROM boot_report b WHERE device_id = $1
+       UNION ALL SELECT row_to_json(q)::text FROM device_quarantine q WHERE device_id = $1
+       UNION ALL SELECT row_to_json(d)::text FROM device d WHERE id = $1`,
+      [device.mac],
+    );
+    expect(rows.length).toBeGreaterThan(3);
+    expect(rows.map((r: { row: string }) => r.row).join('\n')).not.toContain(device.uuid);
+    expect(f.logs.join('\n')).not.toContain(device.uuid);
+  });
+
+  it('answers /activate the same for an unknown MAC and a known one, and counts both', async () => {
+    const known = newDeviceIdentity();
+    await checkIn(f.httpUrl, known);
+    const before = await (await fetch(`${f.httpUrl}/metrics`)).text();
+    const unknown = await activate(f.httpUrl, newDeviceIdentity());
+    const wrongClientId = await activate(f.httpUrl, { ...known, uuid: crypto.randomUUID() });
+    expect(unknown).toEqual({ status: 202, body: { status: 'pending' } });
+    expect(wrongClientId).toEqual(unknown);
+    expect(await activate(f.httpUrl, known)).toEqual({ status: 200, body: { status: 'activated' } });
+    const unproven = (text: string) =>
+      Number(/broker_activations_total\{outcome="unproven",service="broker"\} (\d+)/.exec(text)?.[1] ?? 0);
+    expect(unproven(await (await fetch(`${f.httpUrl}/metrics`)).text()) - unproven(before)).toBe(2);
   });
 
   it('gives a revoked device no credentials', async () => {

@@ -1,14 +1,18 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   buildOtaResponse,
+  hashClientId,
   readOtaCheckIn,
   type HeaderBag,
   type OtaCheckIn,
   type OtaResponse,
   type OtaResponseInput,
 } from '@fleet/protocol';
-import type { DeviceRecord, DeviceRepository } from '../devices/device-repository';
+import type { ActivationChallengesRepository } from '../activation/activation-challenges.repository';
+import type { SerialKeysRepository } from '../activation/serial-keys.repository';
+import type { BootFacts, DeviceRecord, DeviceRepository } from '../devices/device-repository';
 import { issueCredentials } from './device-credentials';
+import { decideIdentity, identityChangesOf, sameIdentity, type IdentityClaim } from './identity-decision';
 
 export interface OtaSettings {
   publicHost: string;
@@ -20,10 +24,19 @@ export interface OtaSettings {
   signingKey: string;
   /** Where an operator binds a code; shown on the device's screen with the code. */
   activationMessage: string;
+  /** How long an activation v2 challenge may be answered. */
+  challengeTtlMs: number;
 }
 
 export type CheckInOutcome =
-  'credentials' | 'registered' | 'activation_pending' | 'quarantined' | 'refused_revoked' | 'no_identity';
+  | 'credentials'
+  | 'registered'
+  | 'activation_pending'
+  | 'proof_required'
+  | 'quarantined'
+  | 'refused_revoked'
+  | 'invalid_client_id'
+  | 'no_identity';
 
 export type CheckInResult =
   | { status: 400; error: string }
@@ -31,13 +44,22 @@ export type CheckInResult =
   | { status: 'abandoned'; deviceId: string }
   | { status: 200; body: OtaResponse; outcome: CheckInOutcome; checkIn: OtaCheckIn; deviceId: string };
 
+/** What the boot report of this answer records, if anything (a device that is not registered has no row). */
+type BootRecord = 'none' | 'report' | Pick<BootFacts, 'issuedMqttClientIdHash' | 'identityChanges'>;
+
+export interface CheckInDeps {
+  devices: DeviceRepository;
+  serialKeys: SerialKeysRepository;
+  challenges: ActivationChallengesRepository;
+}
+
 /**
  * POST /xiaozhi/ota/ (xiaozhi §4, DESIGN §3). Answers 200 whenever Device-Id is usable: a non-200 makes a device
  * back off for hours and a freshly flashed image roll back. What looked wrong is recorded, not refused.
  */
 export class OtaCheckInService {
   constructor(
-    private readonly devices: DeviceRepository,
+    private readonly deps: CheckInDeps,
     private readonly settings: OtaSettings,
   ) {}
 
@@ -57,58 +79,64 @@ export class OtaCheckInService {
     if (!mac) return { status: 400, error: 'Device-Id header is missing or is not a MAC address' };
     const abandoned: CheckInResult = { status: 'abandoned', deviceId: mac };
     if (gone()) return abandoned;
-    const uuid = checkIn.uuid;
-    const serverTime: OtaResponseInput['serverTime'] = {
-      timestampMs: Date.now(),
-      timezoneOffsetMinutes: this.settings.timezoneOffsetMinutes,
-    };
-    const answer = (
+    const reply = (
       outcome: CheckInOutcome,
       input: OtaResponseInput,
-      updatesDevice: boolean,
+      record: BootRecord,
       firmwareOffered?: unknown,
-    ) =>
-      this.answer(
-        mac,
-        checkIn,
-        remoteAddress,
-        outcome,
-        { serverTime, ...input },
-        updatesDevice,
-        firmwareOffered,
-      );
+    ) => this.answer(mac, checkIn, remoteAddress, outcome, input, record, firmwareOffered);
+    // Without a usable Client-Id there is no client id to issue: answer the time only (the device keeps NVS).
+    const uuid = checkIn.uuid;
+    if (!uuid) return reply(checkIn.clientIdRefused ? 'invalid_client_id' : 'no_identity', {}, 'none');
+    const clientIdHash = hashClientId(uuid);
 
-    // Without a uuid there is no client id to issue: answer the time only (the device keeps its NVS config).
-    if (!uuid) return answer('no_identity', {}, false);
-
-    let device = await this.devices.find(mac);
+    let device = await this.deps.devices.find(mac);
     if (gone()) return abandoned;
+    const claim: IdentityClaim = {
+      clientIdHash,
+      serialNumber: checkIn.serialNumber,
+      serialKeyImported: false,
+    };
+    if (claim.serialNumber !== undefined && !(device && sameIdentity(device, claim))) {
+      claim.serialKeyImported = (await this.deps.serialKeys.find(claim.serialNumber)) !== undefined;
+    }
+    const decision = decideIdentity(device, claim);
     let outcome: CheckInOutcome = 'credentials';
-    if (!device) {
-      device = await this.register(mac, uuid, checkIn.serialNumber);
-      outcome = device.status === 'active' ? 'registered' : 'activation_pending';
+    switch (decision.kind) {
+      case 'proof_required':
+        return reply(
+          'proof_required',
+          { activation: await this.challenge(mac, claim, checkIn) },
+          device ? 'report' : 'none',
+        );
+      case 'quarantine':
+        // DESIGN §3: nobody takes over a device by POSTing its MAC; the bound device keeps working meanwhile.
+        await this.deps.devices.quarantine({
+          mac,
+          clientIdHash,
+          serialNumber: checkIn.serialNumber,
+          remoteAddress,
+          body: checkIn.systemInfo,
+        });
+        return reply('quarantined', {}, 'report');
+      case 'first_sight':
+        device = await this.register(mac, clientIdHash, checkIn.serialNumber);
+        outcome = device.status === 'active' ? 'registered' : 'activation_pending';
+        break;
+      case 'bound':
+        break;
     }
-    if (!sameIdentity(device, uuid, checkIn.serialNumber)) {
-      // DESIGN §3: nobody takes over a device by POSTing its MAC; the bound device keeps working meanwhile.
-      await this.devices.quarantine({
-        mac,
-        clientId: uuid,
-        serialNumber: checkIn.serialNumber,
-        remoteAddress,
-        body: checkIn.systemInfo,
-      });
-      return answer('quarantined', {}, false);
-    }
+    if (!device) throw new Error(`device ${mac} has no row after its first sight`);
     switch (device.status) {
       case 'revoked':
       case 'decommissioned':
-        return answer('refused_revoked', {}, false);
+        return reply('refused_revoked', {}, 'report');
       case 'awaiting_activation':
-        return answer('activation_pending', { activation: this.activation(device) }, true);
+        return reply('activation_pending', { activation: this.activationCode(device) }, {});
       case 'active':
         break;
     }
-    const credentials = issueCredentials(
+    const { clientIdHash: issuedHash, ...credentials } = issueCredentials(
       mac,
       uuid,
       checkIn.boardType,
@@ -117,7 +145,7 @@ export class OtaCheckInService {
     );
     const firmware = await this.firmwareOffer(mac, checkIn.firmwareVersion);
     if (gone()) return abandoned;
-    return answer(
+    return reply(
       outcome,
       {
         mqtt: {
@@ -128,18 +156,28 @@ export class OtaCheckInService {
         },
         ...(firmware ? { firmware } : {}),
       },
-      true,
+      {
+        issuedMqttClientIdHash: issuedHash,
+        identityChanges: identityChangesOf(device, {
+          board: checkIn.boardType,
+          chipModel: chipModelOf(checkIn.systemInfo),
+        }),
+      },
       firmware,
     );
   }
 
-  private register(mac: string, uuid: string, serialNumber: string | undefined): Promise<DeviceRecord> {
+  private register(
+    mac: string,
+    clientIdHash: string,
+    serialNumber: string | undefined,
+  ): Promise<DeviceRecord> {
     if (this.settings.registrationOpen) {
-      return this.devices.createOnFirstSight({ mac, clientId: uuid, serialNumber, status: 'active' });
+      return this.deps.devices.createOnFirstSight({ mac, clientIdHash, serialNumber, status: 'active' });
     }
-    return this.devices.createOnFirstSight({
+    return this.deps.devices.createOnFirstSight({
       mac,
-      clientId: uuid,
+      clientIdHash,
       serialNumber,
       status: 'awaiting_activation',
       activationCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
@@ -147,7 +185,7 @@ export class OtaCheckInService {
     });
   }
 
-  private activation(device: DeviceRecord): OtaResponseInput['activation'] {
+  private activationCode(device: DeviceRecord): OtaResponseInput['activation'] {
     const code = device.activationCode ?? '000000';
     // xiaozhi §4.3: a code always comes with a challenge, or the device retries /activate forever.
     return {
@@ -158,14 +196,29 @@ export class OtaCheckInService {
     };
   }
 
+  /** Activation v2 (xiaozhi §4.3): a challenge without a code; the device answers it with its eFuse HMAC. */
+  private async challenge(
+    mac: string,
+    claim: IdentityClaim,
+    checkIn: OtaCheckIn,
+  ): Promise<OtaResponseInput['activation']> {
+    const challenge = randomBytes(16).toString('hex');
+    await this.deps.challenges.issue(
+      { mac, clientIdHash: claim.clientIdHash, serialNumber: claim.serialNumber!, body: checkIn.systemInfo },
+      challenge,
+      this.settings.challengeTtlMs,
+    );
+    return { message: 'Verifying this device', challenge, timeoutMs: this.settings.challengeTtlMs };
+  }
+
   /** The assigned firmware when the device does not already run it (`force` is never left at 1). */
   private async firmwareOffer(
     mac: string,
     running: string | undefined,
   ): Promise<OtaResponseInput['firmware']> {
-    const assigned = await this.devices.assignedFirmware(mac);
+    const assigned = await this.deps.devices.assignedFirmware(mac);
     if (!assigned || assigned.version === running) return undefined;
-    await this.devices.markFirmwareOffered(mac);
+    await this.deps.devices.markFirmwareOffered(mac);
     return {
       version: assigned.version,
       url: `${this.settings.publicHttpUrl}/firmware/${assigned.sha256}.bin`,
@@ -178,19 +231,24 @@ export class OtaCheckInService {
     remoteAddress: string | undefined,
     outcome: CheckInOutcome,
     input: OtaResponseInput,
-    updatesDevice: boolean,
+    record: BootRecord,
     firmwareOffered: unknown,
   ): Promise<CheckInResult> {
-    const built = buildOtaResponse(input);
+    const serverTime = {
+      timestampMs: Date.now(),
+      timezoneOffsetMinutes: this.settings.timezoneOffsetMinutes,
+    };
+    const built = buildOtaResponse({ serverTime, ...input });
     // Our own answer breaking the firmware's rules is a bug here, never the device's fault: fall back to the time.
     const body = built.ok ? built.value : { server_time: { timestamp: Date.now(), timezone_offset: 0 } };
     const complaints = built.ok
       ? checkIn.complaints
       : [...checkIn.complaints, { field: 'answer', problem: built.error.message }];
-    if (checkIn.uuid) {
-      await this.devices.recordBoot({
+    if (checkIn.uuid && record !== 'none') {
+      // Only a check-in of the bound identity (one that gets an answer meant for it) updates the device row.
+      await this.deps.devices.recordBoot({
         mac,
-        clientId: checkIn.uuid,
+        clientIdHash: hashClientId(checkIn.uuid),
         firmwareVersion: checkIn.firmwareVersion,
         board: checkIn.boardType,
         boardName: checkIn.boardName,
@@ -201,17 +259,12 @@ export class OtaCheckInService {
         body: checkIn.systemInfo ?? null,
         complaints,
         firmwareOffered,
-        updatesDevice,
+        updatesDevice: record !== 'report',
+        ...(record === 'report' ? {} : record),
       });
     }
     return { status: 200, body, outcome, checkIn, deviceId: mac };
   }
-}
-
-function sameIdentity(device: DeviceRecord, uuid: string, serialNumber: string | undefined): boolean {
-  if (device.clientId !== uuid) return false;
-  // A serial number, once bound, must match; a device that never sent one may not start now unnoticed.
-  return device.serialNumber === null ? serialNumber === undefined : device.serialNumber === serialNumber;
 }
 
 function chipModelOf(info: Record<string, unknown> | undefined): string | undefined {

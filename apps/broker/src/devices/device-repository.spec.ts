@@ -8,7 +8,7 @@ const macOf = (i: number): Mac =>
 
 const boot = (mac: Mac, overrides: Partial<BootFacts> = {}): BootFacts => ({
   mac,
-  clientId: `uuid-${mac}`,
+  clientIdHash: `uuid-${mac}`,
   firmwareVersion: '2.4.2',
   board: 'bread-compact-wifi',
   boardName: 'bread-compact-wifi',
@@ -51,7 +51,7 @@ describe('the device repository under concurrent check-ins', () => {
       macs.map((mac) =>
         devices.createOnFirstSight({
           mac,
-          clientId: `uuid-${mac}`,
+          clientIdHash: `uuid-${mac}`,
           serialNumber: undefined,
           status: 'active',
         }),
@@ -59,7 +59,7 @@ describe('the device repository under concurrent check-ins', () => {
     );
     expect(created.map((d) => d.id)).toEqual(macs);
     const found = await Promise.all([...macs, macOf(999)].map((mac) => devices.find(mac)));
-    expect(found.map((d) => d?.clientId)).toEqual([...macs.map((mac) => `uuid-${mac}`), undefined]);
+    expect(found.map((d) => d?.clientIdHash)).toEqual([...macs.map((mac) => `uuid-${mac}`), undefined]);
     await Promise.all(macs.map((mac) => devices.recordBoot(boot(mac))));
     expect(queries).toBe(3);
     const { rows } = await pool.query<{ n: number; booted: number }>(
@@ -72,15 +72,15 @@ describe('the device repository under concurrent check-ins', () => {
   it('lets the first of two concurrent first sights of a MAC win, and both read its row', async () => {
     const mac = macOf(100);
     const [first, second] = await Promise.all([
-      devices.createOnFirstSight({ mac, clientId: 'first', serialNumber: undefined, status: 'active' }),
-      devices.createOnFirstSight({ mac, clientId: 'second', serialNumber: undefined, status: 'active' }),
+      devices.createOnFirstSight({ mac, clientIdHash: 'first', serialNumber: undefined, status: 'active' }),
+      devices.createOnFirstSight({ mac, clientIdHash: 'second', serialNumber: undefined, status: 'active' }),
     ]);
-    expect([first.clientId, second.clientId]).toEqual(['first', 'first']);
+    expect([first.clientIdHash, second.clientIdHash]).toEqual(['first', 'first']);
   });
 
   it('takes the latest of two boots of one device in a batch, and a bad report fails only its own caller', async () => {
     const mac = macOf(101);
-    await devices.createOnFirstSight({ mac, clientId: 'x', serialNumber: undefined, status: 'active' });
+    await devices.createOnFirstSight({ mac, clientIdHash: 'x', serialNumber: undefined, status: 'active' });
     const results = await Promise.allSettled([
       devices.recordBoot(boot(mac, { firmwareVersion: '2.4.2' })),
       devices.recordBoot(boot(mac, { firmwareVersion: '2.4.3' })),

@@ -7,12 +7,17 @@ export type DeviceStatus = 'active' | 'awaiting_activation' | 'revoked' | 'decom
 
 export interface DeviceRecord {
   id: Mac;
-  clientId: string;
+  /** sha256 of the bound Client-Id (DESIGN §3: never kept as it is). */
+  clientIdHash: string;
   serialNumber: string | null;
   status: DeviceStatus;
   activationCode: string | null;
   activationChallenge: string | null;
   firmwareVersion: string | null;
+  board: string | null;
+  chipModel: string | null;
+  /** sha256 of the MQTT client id the last OTA answer issued; null for devices registered before it was kept. */
+  mqttClientIdHash: string | null;
 }
 
 export interface AssignedFirmware {
@@ -23,16 +28,23 @@ export interface AssignedFirmware {
 
 export interface NewDevice {
   mac: Mac;
-  clientId: string;
+  clientIdHash: string;
   serialNumber: string | undefined;
   status: 'active' | 'awaiting_activation';
   activationCode?: string;
   activationChallenge?: string;
 }
 
+/** What a check-in of the bound identity changed about what the device is (DESIGN §3: an event, not a rewrite). */
+export interface IdentityChange {
+  field: 'board' | 'chip';
+  previous: string;
+  current: string;
+}
+
 export interface BootFacts {
   mac: Mac;
-  clientId: string;
+  clientIdHash: string;
   firmwareVersion: string | undefined;
   board: string | undefined;
   boardName: string | undefined;
@@ -45,11 +57,15 @@ export interface BootFacts {
   firmwareOffered: unknown;
   /** Only a check-in from the bound identity updates what the device row says it runs. */
   updatesDevice: boolean;
+  /** The MQTT client id this answer issued (hashed): from now on the only one the broker accepts. */
+  issuedMqttClientIdHash?: string;
+  identityChanges?: IdentityChange[];
 }
 
-const DEVICE_COLUMNS = `id, client_id AS "clientId", serial_number AS "serialNumber", status,
+const DEVICE_COLUMNS = `id, client_id AS "clientIdHash", serial_number AS "serialNumber", status,
   activation_code AS "activationCode", activation_challenge AS "activationChallenge",
-  firmware_version AS "firmwareVersion"`;
+  firmware_version AS "firmwareVersion", board, chip_model AS "chipModel",
+  mqtt_client_id_hash AS "mqttClientIdHash"`;
 
 /**
  * The broker's reads and writes of device rows: raw SQL, since they run once per connect or check-in. The hot
@@ -80,7 +96,7 @@ export class DeviceRepository {
     return this.finds.submit(mac);
   }
 
-  /** First sight binds the MAC to its Client-Id; a concurrent first sight loses and reads the winner's row. */
+  /** First sight binds the MAC to its Client-Id (hashed); a concurrent first sight loses and reads the winner's row. */
   createOnFirstSight(d: NewDevice): Promise<DeviceRecord> {
     return this.firstSights.submit(d);
   }
@@ -113,7 +129,7 @@ export class DeviceRepository {
        RETURNING ${DEVICE_COLUMNS}`,
       [
         devices.map((d) => d.mac),
-        devices.map((d) => d.clientId),
+        devices.map((d) => d.clientIdHash),
         devices.map((d) => d.serialNumber ?? null),
         devices.map((d) => d.status),
         devices.map((d) => d.activationCode ?? null),
@@ -145,7 +161,7 @@ export class DeviceRepository {
   /** A check-in under a MAC from another identity waits for an operator; repeats do not pile up. */
   async quarantine(q: {
     mac: Mac;
-    clientId: string;
+    clientIdHash: string;
     serialNumber: string | undefined;
     remoteAddress: string | undefined;
     body: unknown;
@@ -155,7 +171,13 @@ export class DeviceRepository {
        SELECT gen_random_uuid(), $1, $2, $3, $4, $5
         WHERE NOT EXISTS (SELECT 1 FROM device_quarantine
                            WHERE device_id = $1 AND claimed_client_id = $2 AND state = 'pending')`,
-      [q.mac, q.clientId, q.serialNumber ?? null, q.remoteAddress ?? null, JSON.stringify(q.body ?? null)],
+      [
+        q.mac,
+        q.clientIdHash,
+        q.serialNumber ?? null,
+        q.remoteAddress ?? null,
+        JSON.stringify(q.body ?? null),
+      ],
     );
     return (rowCount ?? 0) > 0;
   }

@@ -5,8 +5,9 @@ const device: ClientIdentity = {
   kind: 'device',
   mac: 'a0:85:e3:f4:49:34',
   connectionId: 'c1',
-  clientId: 'GID_x@@@a0_85_e3_f4_49_34@@@u',
+  clientIdHash: 'a'.repeat(64),
   keepalive: 240,
+  connectedAt: 0,
   ssrc: 1,
 };
 const orchestrator: ClientIdentity = { kind: 'service', name: 'orchestrator' };

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   decodeUsername,
+  hashClientId,
+  isFirmwareClientId,
   parseClientId,
   verifyMqttPassword,
   type Mac,
   type SigningKey,
 } from '@fleet/protocol';
+import { hashMqttClientId } from '../device-http/device-credentials';
 import type { DeviceRepository } from '../devices/device-repository';
 import { idRandomness } from '../util/random-pool';
 import type { ServiceIdentities } from './service-identities';
@@ -27,7 +30,8 @@ export type AuthRefusal = {
     | 'not_activated'
     | 'revoked'
     | 'decommissioned'
-    | 'stale_identity';
+    | 'stale_identity'
+    | 'stale_client_id';
   returnCode: (typeof CONNACK)[keyof typeof CONNACK];
 };
 export type AuthResult = { ok: true; identity: ClientIdentity } | AuthRefusal;
@@ -66,6 +70,9 @@ export class Authenticator {
     if (!parsed.ok) return refuse('invalid_client_id', CONNACK.identifierRejected);
     // We only hand out three-part ids; a two-part one has no uuid to bind to the device.
     if (parsed.value.uuid === undefined) return refuse('legacy_client_id', CONNACK.identifierRejected);
+    // DESIGN §3: the uuid part is the Client-Id, accepted only as the firmware makes it.
+    if (!isFirmwareClientId(parsed.value.uuid))
+      return refuse('invalid_client_id', CONNACK.identifierRejected);
     if (!attempt.username || !decodeUsername(attempt.username).ok)
       return refuse('invalid_username', CONNACK.badCredentials);
     const password = attempt.password?.toString('utf8') ?? '';
@@ -89,15 +96,22 @@ export class Authenticator {
         break;
     }
     // Credentials issued before an operator re-bound the MAC to another Client-Id stop working.
-    if (device.clientId !== uuid) return refuse('stale_identity', CONNACK.notAuthorized);
+    const clientIdHash = hashClientId(uuid);
+    if (device.clientIdHash !== clientIdHash) return refuse('stale_identity', CONNACK.notAuthorized);
+    // A device may use exactly the client id its last OTA answer issued (another board name in the GID_ part
+    // is another client id the platform once signed, not the one it stands behind now).
+    if (device.mqttClientIdHash !== null && device.mqttClientIdHash !== hashMqttClientId(attempt.clientId)) {
+      return refuse('stale_client_id', CONNACK.notAuthorized);
+    }
     return {
       ok: true,
       identity: {
         kind: 'device',
         mac,
         connectionId: randomUUID(),
-        clientId: attempt.clientId,
+        clientIdHash,
         keepalive: attempt.keepalive,
+        connectedAt: Date.now(),
         ssrc: idRandomness.uint32(),
         ...(attempt.remoteAddress ? { remoteAddress: attempt.remoteAddress } : {}),
       },

@@ -8,8 +8,11 @@ export type ClientIdentity =
       readonly mac: Mac;
       /** This connection's id: presence and evidence are keyed by it, never by the client id. */
       readonly connectionId: string;
-      readonly clientId: string;
+      /** sha256 of the Client-Id in its MQTT client id (DESIGN §3: the Client-Id itself is never kept). */
+      readonly clientIdHash: string;
       readonly keepalive: number;
+      /** When it authenticated (ms): of two connections of one device, the later one stays. */
+      readonly connectedAt: number;
       readonly remoteAddress?: string;
       /** The uint32 that goes into this connection's UDP nonce (ssrc), xiaozhi §1.4. */
       readonly ssrc: number;

@@ -4,9 +4,10 @@ import type { BrokerMetrics } from '../broker-metrics';
 import type { DeviceEdge } from './device-edge';
 
 /**
- * Listens on `fleet:control` (every replica does) and drops the live connections of a device the moment it is
- * revoked or decommissioned; its next CONNECT is refused by the device row. An unreadable message is counted
- * and logged, never fatal.
+ * Listens on `fleet:control` (every replica does): drops the live connections of a device the moment it is
+ * revoked or decommissioned (its next CONNECT is refused by the device row), and closes an older connection of
+ * a device that another replica just accepted (one live connection per device, DESIGN §3). An unreadable
+ * message is counted and logged, never fatal.
  */
 export async function listenForControl(
   redisUrl: string,
@@ -24,10 +25,20 @@ export async function listenForControl(
       logger.warn({ error: parsed.error }, 'unreadable message on the control channel');
       return;
     }
-    const { type, deviceId } = parsed.message;
-    const reason = type === 'device.revoked' ? 'revoked' : 'decommissioned';
-    const closed = edge.disconnectDevice(deviceId, reason);
-    if (closed) logger.info({ deviceId, reason, closed }, 'dropped the connections of a device');
+    const message = parsed.message;
+    if (message.type === 'device.connected') {
+      edge.takeOver({
+        mac: message.deviceId,
+        connectionId: message.connectionId,
+        brokerId: message.brokerId,
+        connectedAt: message.connectedAt,
+      });
+      return;
+    }
+    const reason = message.type === 'device.revoked' ? 'revoked' : 'decommissioned';
+    const closed = edge.disconnectDevice(message.deviceId, reason);
+    if (closed)
+      logger.info({ deviceId: message.deviceId, reason, closed }, 'dropped the connections of a device');
   });
   await subscriber.subscribe(CONTROL_CHANNEL);
   return {

@@ -10,6 +10,10 @@ import {
   type MqttSection,
 } from '../../test/stock-device';
 
+async function metricsOf(httpUrl: string): Promise<string> {
+  return (await fetch(`${httpUrl}/metrics`)).text();
+}
+
 function collect(client: MqttClient): { topic: string; payload: Buffer }[] {
   const seen: { topic: string; payload: Buffer }[] = [];
   client.on('message', (topic, payload) => seen.push({ topic, payload }));
@@ -226,5 +230,71 @@ describe('the device edge', () => {
       online[1]!.connectionId,
     ]);
     expect(rows[0].close_reason).toBe('client_disconnect');
+  });
+
+  it('closes the older connection when the device connects under another client id, and presence follows the newer', async () => {
+    const identity = newDeviceIdentity();
+    const older = await connectLikeDevice(await bootCredentials(f.httpUrl, identity));
+    const mac = identity.mac;
+    const presence = () =>
+      fleet
+        .filter((m) => m.topic.endsWith('/presence') && m.payload.toString().includes(mac))
+        .map((m) => presenceEventSchema.parse(JSON.parse(m.payload.toString())));
+    await waitFor(() => presence().some((p) => p.state === 'online'), { what: 'the first online' });
+    // Another board name in GID_ makes another client id for the same MAC: aedes alone would keep both.
+    const staleCreds = await bootCredentials(f.httpUrl, identity);
+    const newerCreds = await bootCredentials(f.httpUrl, { ...identity, board: 'esp-box-3' });
+    expect(newerCreds.client_id).not.toBe(staleCreds.client_id);
+    const olderClosed = closed(older);
+    const newer = await connectLikeDevice(newerCreds);
+    await olderClosed;
+
+    const [first, second] = await waitFor(() => {
+      const online = presence().filter((p) => p.state === 'online');
+      return online.length === 2 && online;
+    });
+    const offline = await waitFor(() => presence().find((p) => p.state === 'offline'));
+    expect(offline).toMatchObject({ connectionId: first!.connectionId, reason: 'takeover' });
+    await waitFor(
+      async () => {
+        const { rows } = await f.sql.query(
+          `SELECT d.online, d.connection_id, c.closed_at FROM device d JOIN connection c ON c.id = $2 WHERE d.id = $1`,
+          [mac, first!.connectionId],
+        );
+        return (
+          rows[0]?.closed_at != null &&
+          rows[0].online === true &&
+          rows[0].connection_id === second!.connectionId
+        );
+      },
+      { what: 'the device row on the newer connection after the older one closed' },
+    );
+    expect(newer.connected).toBe(true);
+    expect(await metricsOf(f.httpUrl)).toMatch(
+      /broker_takeovers_total\{scope="local",service="broker"\} [1-9]/,
+    );
+
+    // Only the client id the last answer issued is accepted from now on.
+    await expect(connectLikeDevice(staleCreds)).rejects.toMatchObject({ code: 5 });
+    expect(await metricsOf(f.httpUrl)).toMatch(
+      /broker_auth_failures_total\{reason="stale_client_id",service="broker"\} [1-9]/,
+    );
+    expect(newer.connected).toBe(true);
+    await newer.endAsync();
+  });
+
+  it('logs and announces a device without its Client-Id', async () => {
+    const identity = newDeviceIdentity();
+    const creds = await bootCredentials(f.httpUrl, identity);
+    const client = await connectLikeDevice(creds);
+    await connectLikeDevice(creds, { password: 'AAAA' + creds.password.slice(4) }).catch(() => undefined);
+    client.publish('devices/p2p/00_00_00_00_00_09', '{"type":"mcp"}'); // refused and logged
+    await closed(client);
+    await waitFor(() =>
+      fleet.some((m) => m.payload.toString().includes(identity.mac) && m.payload.includes('offline')),
+    );
+    const seen = [...f.logs, ...fleet.map((m) => m.payload.toString())].join('\n');
+    expect(seen).toContain(identity.mac);
+    expect(seen).not.toContain(identity.uuid);
   });
 });

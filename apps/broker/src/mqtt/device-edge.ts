@@ -1,5 +1,5 @@
 import type { Aedes, Client, PublishPacket, Subscription } from 'aedes';
-import { deviceP2pTopic } from '@fleet/protocol';
+import { deviceP2pTopic, redactMqttClientId } from '@fleet/protocol';
 import type { Logger } from '@fleet/telemetry';
 import type { BrokerMetrics } from '../broker-metrics';
 import type { CloseReason, PresenceTracker } from '../presence/presence-tracker';
@@ -26,6 +26,16 @@ export interface DeviceEdgeDeps {
   metrics: BrokerMetrics;
   logger: Logger;
   voice?: DeviceVoiceHooks;
+  /** Tells the other replicas a device connected here, so they close their older connections of it. */
+  announceConnect?: (notice: ConnectNotice) => void;
+}
+
+/** A device's authenticated CONNECT, as the replicas tell each other (fleet:control `device.connected`). */
+export interface ConnectNotice {
+  mac: string;
+  connectionId: string;
+  brokerId: string;
+  connectedAt: number;
 }
 
 // Subscriptions the broker makes for a device pass through authorizeSubscribe like the device's own;
@@ -41,6 +51,8 @@ type MarkedSubscription = Subscription & { [BROKER_OWN]?: true };
 export interface DeviceEdge {
   /** Closes this replica's connections of a device (revoked, decommissioned); returns how many it closed. */
   disconnectDevice(mac: string, reason: 'revoked' | 'decommissioned'): number;
+  /** Another replica accepted a CONNECT of a device: an older connection of it here is closed (true if one was). */
+  takeOver(notice: ConnectNotice): boolean;
 }
 
 export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
@@ -48,6 +60,22 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
   const keepalives = new WeakMap<Client, number>();
   const online = new WeakSet<Client>();
   const closeReasons = new WeakMap<Client, CloseReason>();
+  // DESIGN §3: one live connection per device. aedes only replaces a connection with the same client id; two
+  // client ids of one MAC (another board name in GID_) would both stay open and both receive every downlink.
+  const liveByMac = new Map<string, Client>();
+
+  function takeOverLocally(mac: string, newer: Client | undefined, scope: 'local' | 'remote'): boolean {
+    const older = liveByMac.get(mac);
+    if (!older || older === newer) return false;
+    liveByMac.delete(mac);
+    // A connection that closed before aedes registered it never gets a clientDisconnect: nothing to take over.
+    if (older.closed) return false;
+    closeReasons.set(older, 'takeover');
+    metrics.takeovers.inc({ scope });
+    logger.info({ mac, scope, client: redactMqttClientId(older.id) }, 'a newer connection took over');
+    older.close();
+    return true;
+  }
 
   aedes.preConnect = (client, packet, done) => {
     keepalives.set(client, packet.keepalive ?? 0);
@@ -67,7 +95,7 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
         if (!result.ok) {
           metrics.authFailures.inc({ reason: result.reason });
           logger.info(
-            { clientId: client.id, reason: result.reason, remote: remoteAddressOf(client) },
+            { client: redactMqttClientId(client.id), reason: result.reason, remote: remoteAddressOf(client) },
             'connection refused',
           );
           return done(Object.assign(new Error(result.reason), { returnCode: result.returnCode }), false);
@@ -76,14 +104,27 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
         const previous = internals(aedes).clients[client.id];
         if (previous && previous !== client) closeReasons.set(previous, 'takeover'); // [MQTT-3.1.4-2]
         metrics.connects.inc({ kind: result.identity.kind });
-        if (result.identity.kind === 'device') presence.connected(result.identity);
-        else metrics.connectedServices.inc();
+        if (result.identity.kind === 'device') {
+          const identity = result.identity;
+          takeOverLocally(identity.mac, client, 'local');
+          liveByMac.set(identity.mac, client);
+          deps.announceConnect?.({
+            mac: identity.mac,
+            connectionId: identity.connectionId,
+            brokerId: aedes.id,
+            connectedAt: identity.connectedAt,
+          });
+          presence.connected(identity);
+        } else metrics.connectedServices.inc();
         done(null, true);
       })
       .catch((err: unknown) => {
         // The registry could not be read (Postgres down): refuse now, the device retries by itself.
         metrics.authFailures.inc({ reason: 'registry_unavailable' });
-        logger.error({ err, clientId: client.id }, 'cannot authenticate: device registry unavailable');
+        logger.error(
+          { err, client: redactMqttClientId(client.id) },
+          'cannot authenticate: device registry unavailable',
+        );
         done(Object.assign(new Error('server unavailable'), { returnCode: 3 }), false);
       });
   };
@@ -101,7 +142,10 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
     if (!decision.ok) {
       metrics.accessRefusals.inc({ action: 'publish', reason: decision.reason });
       closeReasons.set(client, 'refused_publish');
-      logger.warn({ clientId: client.id, topic: packet.topic, reason: decision.reason }, 'publish refused');
+      logger.warn(
+        { client: redactMqttClientId(client.id), topic: packet.topic, reason: decision.reason },
+        'publish refused',
+      );
       return done(new Error(decision.reason)); // aedes closes the connection, as [MQTT-3.3.5-2] allows
     }
     if (identity.kind === 'device') {
@@ -131,7 +175,7 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
     if (!decision.ok) {
       metrics.accessRefusals.inc({ action: 'subscribe', reason: decision.reason });
       logger.warn(
-        { clientId: client.id, topic: subscription.topic, reason: decision.reason },
+        { client: redactMqttClientId(client.id), topic: subscription.topic, reason: decision.reason },
         'subscribe refused',
       );
       return done(null, null); // SUBACK 0x80 for this topic; the connection stays
@@ -163,11 +207,14 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
   aedes.on('clientError', (client, err) => {
     metrics.malformedInput.inc({ kind: 'mqtt_protocol' });
     if (!closeReasons.has(client)) closeReasons.set(client, 'protocol_error');
-    logger.info({ clientId: client.id, err: err.message }, 'client error');
+    logger.info({ client: redactMqttClientId(client.id), err: err.message }, 'client error');
   });
   aedes.on('connectionError', (client, err) => {
     metrics.malformedInput.inc({ kind: 'mqtt_connect' });
-    logger.info({ clientId: client.id, err: err.message }, 'connection error before CONNECT completed');
+    logger.info(
+      { client: redactMqttClientId(client.id), err: err.message },
+      'connection error before CONNECT completed',
+    );
   });
 
   aedes.on('clientDisconnect', (client) => {
@@ -177,6 +224,7 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
       metrics.connectedServices.dec();
       return;
     }
+    if (liveByMac.get(identity.mac) === client) liveByMac.delete(identity.mac);
     rateLimits.forget(identity.connectionId);
     voice?.deviceGone(identity);
     presence.offline(identity, reasonFor(client), online.has(client));
@@ -211,6 +259,19 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
         closed++;
       }
       return closed;
+    },
+    takeOver(notice) {
+      if (notice.brokerId === aedes.id) return false;
+      const local = liveByMac.get(notice.mac);
+      const identity = identityOf(local);
+      if (!local || identity?.kind !== 'device' || identity.connectionId === notice.connectionId)
+        return false;
+      // Of two connections, the later CONNECT stays; equal times are settled by the connection id, so two
+      // replicas never both close theirs.
+      const ours = [identity.connectedAt, identity.connectionId] as const;
+      const newer =
+        notice.connectedAt > ours[0] || (notice.connectedAt === ours[0] && notice.connectionId > ours[1]);
+      return newer && takeOverLocally(notice.mac, undefined, 'remote');
     },
   };
 }

@@ -13,10 +13,13 @@ function collect(client: MqttClient): { topic: string; payload: Buffer }[] {
 describe('two broker replicas sharing Redis', () => {
   let f: BrokerFixture;
   let replicaPort: number;
+  let replicaHttpPort: number;
 
   beforeAll(async () => {
     f = await startBrokerFixture();
-    replicaPort = (await f.startReplica()).ports.mqtt;
+    const replica = await f.startReplica();
+    replicaPort = replica.ports.mqtt;
+    replicaHttpPort = replica.ports.http;
   });
   afterAll(() => f.close());
 
@@ -80,6 +83,42 @@ describe('two broker replicas sharing Redis', () => {
       },
       { what: 'the device row on the newer connection' },
     );
+    await second.endAsync();
+  });
+
+  it('close the older connection of a device that connects to the other replica under another client id', async () => {
+    const orchestrator = await f.connectService('orchestrator');
+    const fleet = collect(orchestrator);
+    await orchestrator.subscribeAsync('fleet/devices/+/presence');
+    const identity = newDeviceIdentity();
+    const first = await connectLikeDevice(await bootCredentials(f.httpUrl, identity), { port: replicaPort });
+    const firstClosed = new Promise<void>((resolve) => first.once('close', () => resolve()));
+    await waitFor(() => fleet.some((m) => m.payload.toString().includes(identity.mac)));
+    const second = await connectLikeDevice(
+      await bootCredentials(f.httpUrl, { ...identity, board: 'esp-box-3' }),
+    );
+    await firstClosed;
+    const events = () =>
+      fleet
+        .map((m) => presenceEventSchema.parse(JSON.parse(m.payload.toString())))
+        .filter((e) => e.mac === identity.mac);
+    const offline = await waitFor(() => events().find((e) => e.state === 'offline'));
+    expect(offline.reason).toBe('takeover');
+    const newer = await waitFor(() =>
+      events().find((e) => e.state === 'online' && e.connectionId !== offline.connectionId),
+    );
+    await waitFor(
+      async () => {
+        const { rows } = await f.sql.query('SELECT online, connection_id FROM device WHERE id = $1', [
+          identity.mac,
+        ]);
+        return rows[0].online && rows[0].connection_id === newer.connectionId;
+      },
+      { what: 'the device row on the newer connection' },
+    );
+    const replicaMetrics = await (await fetch(`http://127.0.0.1:${replicaHttpPort}/metrics`)).text();
+    expect(replicaMetrics).toMatch(/broker_takeovers_total\{scope="remote",service="broker"\} [1-9]/);
+    expect(second.connected).toBe(true);
     await second.endAsync();
   });
 });

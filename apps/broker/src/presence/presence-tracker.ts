@@ -1,5 +1,10 @@
 import type { Aedes } from 'aedes';
-import { encodePresenceEvent, fleetPresenceTopic, type PresenceEvent } from '@fleet/protocol';
+import {
+  encodePresenceEvent,
+  fingerprintOfHash,
+  fleetPresenceTopic,
+  type PresenceEvent,
+} from '@fleet/protocol';
 import type { Logger } from '@fleet/telemetry';
 import type { BrokerMetrics } from '../broker-metrics';
 import type { ClientIdentity } from '../mqtt/client-identity';
@@ -44,7 +49,7 @@ export class PresenceTracker {
     this.writer.recordOpened({
       connectionId: identity.connectionId,
       mac: identity.mac,
-      clientId: identity.clientId,
+      clientIdHash: identity.clientIdHash,
       brokerId: this.brokerId,
       remoteAddress: identity.remoteAddress,
       keepalive: identity.keepalive,
@@ -73,7 +78,7 @@ export class PresenceTracker {
     const event = encodePresenceEvent({
       mac: identity.mac,
       connectionId: identity.connectionId,
-      clientId: identity.clientId,
+      clientIdFingerprint: fingerprintOfHash(identity.clientIdHash),
       brokerId: this.brokerId,
       state,
       at: at.toISOString(),

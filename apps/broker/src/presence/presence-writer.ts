@@ -4,7 +4,8 @@ import type { Logger } from '@fleet/telemetry';
 export interface ConnectionOpened {
   connectionId: string;
   mac: string;
-  clientId: string;
+  /** sha256 of the connection's Client-Id (DESIGN §3: never the Client-Id itself). */
+  clientIdHash: string;
   brokerId: string;
   remoteAddress: string | undefined;
   keepalive: number;
@@ -82,7 +83,7 @@ export class PresenceWriter {
       [
         events.map((e) => e.connectionId),
         events.map((e) => e.mac),
-        events.map((e) => e.clientId),
+        events.map((e) => e.clientIdHash),
         events.map((e) => e.brokerId),
         events.map((e) => e.remoteAddress ?? null),
         events.map((e) => e.keepalive),

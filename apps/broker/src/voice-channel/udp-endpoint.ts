@@ -10,6 +10,12 @@ import type { BrokerMetrics } from '../broker-metrics';
 import type { SessionRegistry } from './session-registry';
 import type { VoiceSession } from './voice-session';
 
+/**
+ * How far ahead of the last accepted packet an uplink may be. The device counts up by one per 60 ms frame from 1
+ * after each hello (xiaozhi §1.6), so only lost packets make a gap: 256 is some 15 s of consecutive loss.
+ */
+export const UPLINK_SEQUENCE_WINDOW = 256;
+
 export interface UplinkAudio {
   session: VoiceSession;
   sequence: number;
@@ -49,11 +55,19 @@ export class UdpEndpoint {
     if (packet.length < AUDIO_HEADER_BYTES) return this.count('up', 'too_short');
     const session = this.sessions.bySsrcOf(packet.readUInt32BE(4));
     if (!session) return this.count('up', 'unknown_session');
-    // The issue asks for a strictly increasing sequence: an equal one is a replay.
-    const checked = checkUplinkPacket(packet, session.lastUplinkSequence + 1);
+    // The session is pinned to the address of its first accepted packet: AES-CTR has no MAC, so anyone who
+    // learnt the ssrc could otherwise speak into it, or move its downlink. A device whose address really
+    // changed says hello again, which opens a new session.
+    const pinned = session.deviceAddress;
+    if (pinned && (pinned.address !== rinfo.address || pinned.port !== rinfo.port)) {
+      return this.count('up', 'foreign_address');
+    }
+    // Strictly increasing (an equal sequence is a replay), and not far ahead (that would make every real
+    // packet after it look stale).
+    const checked = checkUplinkPacket(packet, session.lastUplinkSequence + 1, UPLINK_SEQUENCE_WINDOW - 1);
     if (!checked.ok) return this.count('up', checked.error.kind);
     session.lastUplinkSequence = checked.value.header.sequence;
-    session.deviceAddress = { address: rinfo.address, port: rinfo.port };
+    session.deviceAddress ??= { address: rinfo.address, port: rinfo.port };
     session.lastActivityAt = Date.now();
     this.count('up', 'accepted');
     this.onAudio({

@@ -114,6 +114,45 @@ describe('a voice session through the broker', () => {
     );
   });
 
+  it('drops a packet from a second address and one far ahead in sequence, and keeps the session its own', async () => {
+    const stream = voiceStreams.up(audio.hello.sessionId);
+    const entries = async () => (await redis.xrangeBuffer(stream, '-', '+')).length;
+    const already = await entries();
+    // The attack: the session's ssrc from another address, a sequence near the top and a payload in clear.
+    const intruder = createSocket('udp4');
+    const takeover = deviceUplinkHeader(audio.hello.nonce, 5, 0, 0xfffffff0);
+    await new Promise<void>((resolve) =>
+      intruder.send(
+        Buffer.concat([takeover, Buffer.from('evil!')]),
+        audio.hello.udpPort,
+        audio.hello.udpServer,
+        () => resolve(),
+      ),
+    );
+    const jump = deviceUplinkHeader(audio.hello.nonce, 5, 0, 0xfffffff0);
+    audio.sendRaw(Buffer.concat([jump, Buffer.from('jump!')]));
+    await waitFor(
+      async () => {
+        const text = await (await fetch(`${f.httpUrl}/metrics`)).text();
+        return (
+          /broker_udp_packets_total\{direction="up",outcome="foreign_address",service="broker"\} 1/.test(
+            text,
+          ) &&
+          /broker_udp_packets_total\{direction="up",outcome="sequence_jump",service="broker"\} 1/.test(text)
+        );
+      },
+      { what: 'both packets counted as dropped' },
+    );
+    intruder.close();
+    // The real device's next packet is not stale: it is accepted, and nothing of the intruder's reached the stream.
+    audio.send(Buffer.from('opus frame three'));
+    await waitFor(async () => (await entries()) === already + 1, { what: "the device's next frame" });
+    const texts = (await redis.xrangeBuffer(stream, '-', '+')).map(([, fields]) =>
+      readUplinkFields(fields)?.opus.toString(),
+    );
+    expect(texts.at(-1)).toBe('opus frame three');
+  });
+
   it('sends downlink frames paced at the frame duration with growing sequences, then a goodbye on request', async () => {
     const frames = Array.from({ length: 5 }, (_, i) => Buffer.from(`downlink frame ${i} `.repeat(3)));
     const started = Date.now();
@@ -132,5 +171,27 @@ describe('a voice session through the broker', () => {
     await waitFor(async () => (await redis.hlen(voiceStreams.active)) === 0, {
       what: 'the device leaving voice:active',
     });
+  });
+
+  it('opens a new session, pinned to the new address, when a device whose address changed says hello again', async () => {
+    const helloes = () => inbox.filter((m) => m.includes('"hello"')).length;
+    const before = helloes();
+    await device.publishAsync('device-server', deviceMessage.hello({ serverAec: false, glyphPush: false }));
+    await waitFor(() => helloes() > before, { what: 'the second server hello' });
+    const accepted = acceptServerHello(inbox.filter((m) => m.includes('"hello"')).at(-1)!);
+    if (!accepted.ok) throw new Error('the second hello was not acceptable');
+    expect(accepted.value.sessionId).not.toBe(audio.hello.sessionId);
+    const moved = new DeviceAudio(accepted.value); // another socket: another source port
+    try {
+      moved.send(Buffer.from('from the new address'));
+      const stream = voiceStreams.up(accepted.value.sessionId);
+      const entries = await waitFor(async () => {
+        const e = await redis.xrangeBuffer(stream, '-', '+');
+        return e.length > 0 && e;
+      });
+      expect(readUplinkFields(entries[0]![1])?.opus.toString()).toBe('from the new address');
+    } finally {
+      moved.socket.close();
+    }
   });
 });

@@ -16,7 +16,7 @@ export interface VoiceSession {
   readonly nonce: Buffer;
   readonly uplink: AudioFormat;
   readonly downlink: AudioFormat;
-  /** Learnt from the device's packets (xiaozhi §1.6: the gateway does the same). */
+  /** Learnt from the session's first accepted packet (xiaozhi §1.6), then pinned: nobody else may use it. */
   deviceAddress?: { address: string; port: number };
   lastUplinkSequence: number;
   nextDownlinkSequence: number;

@@ -70,8 +70,21 @@ export interface DeviceFilters {
   q?: string;
 }
 
+/** DESIGN §3: what changed about what a device is; Client-Id values are fingerprints. */
+export interface IdentityChange {
+  at: string;
+  field: 'board' | 'chip' | 'client_id' | 'serial';
+  previous: string | null;
+  current: string | null;
+  source: 'check_in' | 'proof' | 'operator';
+  bootReportId: string | null;
+  quarantineId: string | null;
+  operatorId: string | null;
+}
+
 export interface DeviceDetail extends Omit<DeviceSummary, 'lastSeenAt'> {
-  clientId: string;
+  /** The first 8 hex of the Client-Id's hash: the Client-Id itself is a device secret. */
+  clientIdFingerprint: string;
   serialNumber: string | null;
   dialect: string;
   otaLabel: string | null;
@@ -100,7 +113,14 @@ export interface DeviceDetail extends Omit<DeviceSummary, 'lastSeenAt'> {
   } | null;
   groups: { id: string; name: string; timeZone: string }[];
   tags: string[];
-  quarantine: { id: string; claimedClientId: string; createdAt: string }[];
+  quarantine: {
+    id: string;
+    claimedClientIdFingerprint: string;
+    claimedSerial: string | null;
+    remoteAddress: string | null;
+    createdAt: string;
+  }[];
+  identityChanges: IdentityChange[];
   firmwareAssignment: {
     firmwareId: string;
     version: string;
@@ -112,7 +132,7 @@ export interface DeviceDetail extends Omit<DeviceSummary, 'lastSeenAt'> {
 export interface Connection {
   connectionId: string;
   brokerId: string;
-  clientId: string;
+  clientIdFingerprint: string;
   remoteAddress: string | null;
   keepalive: number;
   openedAt: string;

@@ -70,7 +70,7 @@ export const en = {
   'device.status.decommissioned': 'decommissioned',
   'device.last_seen': 'Last seen',
   'device.last_boot': 'Last boot',
-  'device.client_id': 'Client-Id',
+  'device.client_id': 'Client-Id (fingerprint)',
   'device.catalog': 'Tool catalog',
   'device.catalog_version': 'version {version}, {tools} tools',
   'device.group': 'Group',
@@ -89,6 +89,24 @@ export const en = {
   'device.catalog_note':
     'Catalogs are what discovery read from the device itself (every tools/list page, user-only tools included).',
 
+  'device.client_id_hint':
+    'The first 8 hex digits of the Client-Id’s hash: the Client-Id itself is the device’s secret and is shown nowhere.',
+  'identity.title': 'Identity',
+  'identity.none':
+    'The device has been what it first said it was: no change of board, chip, Client-Id or serial.',
+  'identity.when': 'When',
+  'identity.what': 'What changed',
+  'identity.change': '{from} → {to}',
+  'identity.how': 'How',
+  'identity.field.board': 'board',
+  'identity.field.chip': 'chip',
+  'identity.field.client_id': 'Client-Id',
+  'identity.field.serial': 'serial number',
+  'identity.source.check_in': 'its own check-in (boot report {report})',
+  'identity.source.proof': 'proved with its eFuse key',
+  'identity.source.operator': 'an operator accepted the claim',
+  'identity.pending': 'Held back: check-ins under this MAC from another identity',
+  'identity.claim': 'Client-Id {fingerprint}…, serial {serial}, from {address}',
   'presence.opened': 'Online since',
   'presence.closed': 'Left',
   'presence.reason': 'Why it left',

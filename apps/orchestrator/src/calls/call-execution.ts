@@ -264,7 +264,7 @@ async function rebootLike(
       return;
     }
     lateTrue = outcome?.firmwareBoolean === true;
-    stopLate = ctx.link.listenLate(device.mac, jsonrpcId, (late) => {
+    stopLate = ctx.link.listenLate(device.mac, jsonrpcId, exchange.connectionId, (late) => {
       if (late.kind === 'reply') lateTrue = true;
     });
   }

@@ -1,6 +1,6 @@
 import type { EffectPayload, ResponsePayload } from '@fleet/domain';
 import { readToolCallOutcome, type ToolCallOutcome } from '@fleet/protocol';
-import type { Exchange } from '../mcp/exchange';
+import { strayRecords, type Exchange } from '../mcp/exchange';
 
 /** The response row of an exchange (DESIGN §1: id, connection, the raw reply, or "no reply within T"). */
 export function responseRow(exchange: Exchange): ResponsePayload {
@@ -8,6 +8,8 @@ export function responseRow(exchange: Exchange): ResponsePayload {
     jsonrpcId: exchange.jsonrpcId,
     ...(exchange.connectionId ? { connectionId: exchange.connectionId } : {}),
     sentAt: exchange.sentAt.toISOString(),
+    // DESIGN §3: same-id replies from other connections, kept raw and never paired.
+    ...(exchange.strays?.length ? { strays: strayRecords(exchange) } : {}),
   };
   const o = exchange.outcome;
   if (o.kind === 'timeout')
@@ -21,7 +23,6 @@ export function responseRow(exchange: Exchange): ResponsePayload {
     receivedAt: o.receivedAt.toISOString(),
     latencyMs: o.receivedAt.getTime() - exchange.sentAt.getTime(),
     raw: o.raw.toString('base64'),
-    ...(o.replyConnectionId !== exchange.connectionId ? { replyConnectionId: o.replyConnectionId } : {}),
   };
   if (o.kind === 'unreadable')
     return {

@@ -26,6 +26,21 @@ export class DeviceDirectory {
     return rows;
   }
 
+  /** Which connection each of these devices is on now, as the broker recorded it (DESIGN §3: the newest one). */
+  async presenceOf(
+    deviceIds: string[],
+  ): Promise<Pick<DevicePresenceRow, 'id' | 'online' | 'connectionId' | 'onlineAt'>[]> {
+    const { rows } = await this.pool.query<
+      Pick<DevicePresenceRow, 'id' | 'online' | 'connectionId' | 'onlineAt'>
+    >(
+      `SELECT d.id, d.online, d.connection_id AS "connectionId", c.online_at AS "onlineAt"
+         FROM device d LEFT JOIN connection c ON c.id = d.connection_id
+        WHERE d.id = ANY($1::text[])`,
+      [deviceIds],
+    );
+    return rows;
+  }
+
   async one(
     deviceId: string,
   ): Promise<Pick<DevicePresenceRow, 'board' | 'firmwareVersion' | 'dialect'> | undefined> {

@@ -8,6 +8,9 @@ import type { DeviceDirectory } from './device-directory';
 import type { DeviceRegistry } from './device-registry';
 import type { DeviceRuntime } from './device-runtime';
 
+/** How long after a reconnect the device rows are read a second time (the broker writes them just after events). */
+const PRESENCE_SETTLE_MS = 1_000;
+
 export interface OfflineSurgeSettings {
   /** Devices going offline within the window that make a surge. */
   count: number;
@@ -38,26 +41,93 @@ export class PresenceHandler {
   handle(event: PresenceEvent): void {
     const device = this.devices.get(event.mac);
     if (!device) return;
-    if (event.state === 'online') {
-      if (device.online && device.connectionId === event.connectionId) return;
-      device.online = true;
-      device.connectionId = event.connectionId;
-      device.onlineAt = new Date(event.at);
-      device.notifyPresence();
-      this.whenBack(device, event.connectionId);
-    } else {
-      if (device.connectionId !== event.connectionId) return; // an older connection's goodbye
-      device.online = false;
-      device.notifyPresence();
-      this.countOffline();
+    if (event.state === 'online') this.online(device, event.connectionId, new Date(event.at));
+    else this.offline(device, event.connectionId, event.at, event.reason);
+  }
+
+  /**
+   * Presence events are QoS 0: the ones the broker published while this replica's MQTT link was down are lost,
+   * and a device that moved to another connection meanwhile would look as if it were still on the old one (its
+   * replies then never pair, DESIGN §3). After the link is back, the device rows (the broker writes each a few
+   * milliseconds after its event; presence-writer.ts) say which connection every device of this replica is on.
+   * Read now and once more after that settles.
+   */
+  resyncAfterReconnect(): void {
+    const run = () =>
+      this.resync().catch((err: unknown) => this.logger.warn({ err }, 'presence resync failed'));
+    void run();
+    setTimeout(() => void run(), PRESENCE_SETTLE_MS).unref();
+  }
+
+  /** Brings the devices of this replica in line with their rows; returns how many it changed. */
+  async resync(): Promise<number> {
+    const known = this.devices.all();
+    if (known.length === 0) return 0;
+    let changed = 0;
+    for (const row of await this.directory.presenceOf(known.map((d) => d.mac))) {
+      const device = this.devices.get(row.id);
+      if (!device) continue;
+      if (row.online && row.connectionId && row.connectionId !== device.connectionId) {
+        if (!newerThanHeld(device, row.onlineAt)) continue; // a live event already told of a newer one
+        this.online(device, row.connectionId, row.onlineAt ?? new Date());
+        changed++;
+      } else if (!row.online && device.online && device.connectionId === row.connectionId) {
+        this.offline(device, row.connectionId, new Date().toISOString(), 'resync');
+        changed++;
+      }
     }
+    if (changed) this.logger.info({ changed }, 'presence resynchronised from the device rows');
+    return changed;
+  }
+
+  /**
+   * A reply came on a connection this replica does not hold for the device (it never pairs). If the device row
+   * says that connection is the device's current one, this replica missed its presence event: adopt it, so the
+   * device is discovered there and its next call pairs.
+   */
+  async checkConnection(mac: string, connectionId: string): Promise<void> {
+    const device = this.devices.get(mac);
+    if (!device || device.connectionId === connectionId) return;
+    const [row] = await this.directory.presenceOf([mac]);
+    if (
+      row?.online &&
+      row.connectionId === connectionId &&
+      device.connectionId !== connectionId &&
+      newerThanHeld(device, row.onlineAt)
+    ) {
+      this.logger.info({ mac, connectionId }, 'a reply showed a connection whose presence event was missed');
+      this.online(device, connectionId, row.onlineAt ?? new Date());
+    }
+  }
+
+  private online(device: DeviceRuntime, connectionId: string, at: Date): void {
+    if (device.online && device.connectionId === connectionId) return;
+    device.online = true;
+    device.connectionId = connectionId;
+    device.onlineAt = at;
+    device.notifyPresence();
+    this.whenBack(device, connectionId);
     this.events.publish({
       type: 'presence',
-      deviceId: event.mac,
-      state: event.state,
-      connectionId: event.connectionId,
-      ...(event.reason ? { reason: event.reason } : {}),
-      at: event.at,
+      deviceId: device.mac,
+      state: 'online',
+      connectionId,
+      at: at.toISOString(),
+    });
+  }
+
+  private offline(device: DeviceRuntime, connectionId: string, at: string, reason?: string): void {
+    if (device.connectionId !== connectionId) return; // an older connection's goodbye
+    device.online = false;
+    device.notifyPresence();
+    this.countOffline();
+    this.events.publish({
+      type: 'presence',
+      deviceId: device.mac,
+      state: 'offline',
+      connectionId,
+      ...(reason ? { reason } : {}),
+      at,
     });
   }
 
@@ -97,4 +167,9 @@ export class PresenceHandler {
       })
       .catch((err: unknown) => this.logger.warn({ err }, 'cannot queue the offline surge webhook'));
   }
+}
+
+/** The row may lag a live event by a few milliseconds: only a connection that came online later replaces ours. */
+function newerThanHeld(device: DeviceRuntime, onlineAt: Date | null): boolean {
+  return !device.online || !device.onlineAt || !onlineAt || onlineAt > device.onlineAt;
 }

@@ -1,23 +1,36 @@
 import type { McpReply, McpRequest } from '@fleet/protocol';
 
+/**
+ * A reply with the request's id that came on another connection than the request went out on (an impostor's,
+ * or an older connection's): kept raw with the exchange, counted, never paired (DESIGN §3).
+ */
+export interface StrayReply {
+  connectionId: string;
+  receivedAt: Date;
+  raw: Buffer;
+}
+
 /** One request sent to a device and what came back: the unit of the response row and of discovery records. */
 export interface Exchange {
   request: McpRequest;
   jsonrpcId: number;
-  /** The device's MQTT connection the request went out on. */
+  /** The device's MQTT connection the request went out on: the only one whose reply pairs. */
   connectionId: string | undefined;
   sentAt: Date;
   outcome:
-    | {
-        kind: 'reply';
-        reply: McpReply;
-        raw: Buffer;
-        receivedAt: Date;
-        /** The connection the reply came on (a different one after a flap). */
-        replyConnectionId: string;
-      }
-    | { kind: 'unreadable'; message: string; raw: Buffer; receivedAt: Date; replyConnectionId: string }
+    | { kind: 'reply'; reply: McpReply; raw: Buffer; receivedAt: Date }
+    | { kind: 'unreadable'; message: string; raw: Buffer; receivedAt: Date }
     | { kind: 'timeout'; timeoutMs: number };
+  strays?: StrayReply[];
+}
+
+/** The strays as evidence rows record them: who sent what, when, in the exact bytes. */
+export function strayRecords(exchange: Exchange): Record<string, unknown>[] {
+  return (exchange.strays ?? []).map((s) => ({
+    connectionId: s.connectionId,
+    receivedAt: s.receivedAt.toISOString(),
+    raw: s.raw.toString('base64'),
+  }));
 }
 
 export function exchangeRecord(exchange: Exchange): Record<string, unknown> {
@@ -27,6 +40,7 @@ export function exchangeRecord(exchange: Exchange): Record<string, unknown> {
     jsonrpcId: exchange.jsonrpcId,
     connectionId: exchange.connectionId,
     sentAt: exchange.sentAt.toISOString(),
+    ...(exchange.strays?.length ? { strays: strayRecords(exchange) } : {}),
   };
   if (o.kind === 'timeout') return { ...base, outcome: 'no_reply', timeoutMs: o.timeoutMs };
   return {
@@ -35,6 +49,5 @@ export function exchangeRecord(exchange: Exchange): Record<string, unknown> {
     receivedAt: o.receivedAt.toISOString(),
     latencyMs: o.receivedAt.getTime() - exchange.sentAt.getTime(),
     raw: o.raw.toString('base64'),
-    ...(o.replyConnectionId !== exchange.connectionId ? { replyConnectionId: o.replyConnectionId } : {}),
   };
 }

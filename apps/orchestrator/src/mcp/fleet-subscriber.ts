@@ -20,6 +20,8 @@ export async function subscribeFleet(
   link: McpLink,
   onPresence: (event: PresenceEvent) => void,
   metrics: OrchestratorMetrics,
+  /** The link came back and is subscribed again: presence events of the gap were lost (they are QoS 0). */
+  onResubscribed: () => void = () => undefined,
 ): Promise<void> {
   mqtt.on('message', (topic, payload) => {
     const parsed = parseFleetTopic(topic);
@@ -50,9 +52,15 @@ export async function subscribeFleet(
     );
   });
   // Subscribed on every (re)connect: the session is clean, so the broker forgets subscriptions with the connection.
+  let subscribedBefore = false;
   const subscribe = () =>
     mqtt.subscribe([FLEET_TOPIC_FILTERS.uplinks('mcp'), FLEET_TOPIC_FILTERS.presence], { qos: 0 }, (err) => {
-      if (err) metrics.malformedInput.inc({ kind: 'subscribe_failed' });
+      if (err) {
+        metrics.malformedInput.inc({ kind: 'subscribe_failed' });
+        return;
+      }
+      if (subscribedBefore) onResubscribed();
+      subscribedBefore = true;
     });
   mqtt.on('connect', subscribe);
   if (mqtt.connected) subscribe();

@@ -8,7 +8,7 @@ import {
 } from '@fleet/protocol';
 import { inSpan, linkTo, type Logger } from '@fleet/telemetry';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
-import type { Exchange } from './exchange';
+import type { Exchange, StrayReply } from './exchange';
 import type { MalformedInputs } from './malformed-inputs';
 import type { RpcIds } from './rpc-ids';
 
@@ -17,9 +17,15 @@ type Resolved = Exchange['outcome'];
 interface Pending {
   resolve: (outcome: Resolved) => void;
   timer: NodeJS.Timeout;
+  /** The connection the request went out on: a reply pairs only when it comes on this one (DESIGN §3). */
+  connectionId: string | undefined;
+  strays: StrayReply[];
   /** After the timeout the request keeps listening (an upgrade's late "true" arrives long after). */
   late?: (outcome: Resolved) => void;
 }
+
+/** Strays kept per request: enough to show an attack, too few for a flood to grow memory. */
+const MAX_STRAYS = 8;
 
 export interface UplinkBytes {
   mac: string;
@@ -31,8 +37,10 @@ export interface UplinkBytes {
 }
 
 /**
- * Requests to devices and their replies, paired by JSON-RPC id (DESIGN §2: publish on devices/p2p/<mac_>, replies
- * arrive wrapped on fleet/devices/<mac_>/up/mcp). A reply nobody waits for is counted and kept raw.
+ * Requests to devices and their replies, paired by JSON-RPC id and connection (DESIGN §2: publish on
+ * devices/p2p/<mac_>, replies arrive wrapped on fleet/devices/<mac_>/up/mcp with the connection they came on).
+ * A reply nobody waits for, or one from another connection than its request went out on, is counted and kept
+ * raw; it never decides anything (DESIGN §3: a second connection's reply could be anyone's).
  */
 export class McpLink {
   private readonly pending = new Map<string, Pending>();
@@ -45,6 +53,8 @@ export class McpLink {
     private readonly malformed: MalformedInputs,
     private readonly metrics: OrchestratorMetrics,
     private readonly logger: Logger,
+    /** A stray showed a connection this replica does not hold for the device (its presence may be stale). */
+    private readonly onStray: (mac: string, connectionId: string) => void = () => undefined,
   ) {}
 
   /** Allocates the next durable id for the device (the caller records it before sending). */
@@ -81,8 +91,7 @@ export class McpLink {
       async (span) => {
         const exchange = await this.send(device, request, encoded.value, timeoutMs);
         span.setAttribute('mcp.outcome', exchange.outcome.kind);
-        if (exchange.outcome.kind !== 'timeout')
-          span.setAttribute('mcp.reply_connection_id', exchange.outcome.replyConnectionId);
+        if (exchange.strays?.length) span.setAttribute('mcp.stray_replies', exchange.strays.length);
         const uplinkTrace =
           exchange.outcome.kind === 'timeout' ? undefined : this.uplinkTraces.get(exchange.outcome.raw);
         for (const link of linkTo(uplinkTrace)) span.addLink(link);
@@ -99,36 +108,46 @@ export class McpLink {
   ): Promise<Exchange> {
     const key = keyOf(device.mac, request.id);
     const sentAt = new Date();
+    const strays: StrayReply[] = [];
     const outcome = new Promise<Resolved>((resolve) => {
       const timer = setTimeout(() => {
         const entry = this.pending.get(key);
         if (entry && !entry.late) this.pending.delete(key);
         resolve({ kind: 'timeout', timeoutMs });
       }, timeoutMs);
-      this.pending.set(key, { resolve, timer });
+      this.pending.set(key, { resolve, timer, connectionId: device.connectionId, strays });
     });
     this.mqtt.publish(deviceP2pTopic(device.mac), text, { qos: 0 }, (err) => {
       if (err) this.logger.warn({ err, mac: device.mac }, 'publish to device failed');
     });
     this.metrics.mcpRequests.inc({ method: request.method });
+    const resolved = await outcome;
     return {
       request,
       jsonrpcId: request.id,
       connectionId: device.connectionId,
       sentAt,
-      outcome: await outcome,
+      outcome: resolved,
+      ...(strays.length ? { strays } : {}),
     };
   }
 
   /**
    * Keeps listening for a request that timed out, until `stop` is called (verification of reboots and upgrades:
-   * a late reply says something). Only for requests this replica sent.
+   * a late reply says something). Only for requests this replica sent, and only on the connection it went out on.
    */
-  listenLate(mac: string, id: number, onLate: (outcome: Resolved) => void): () => void {
+  listenLate(
+    mac: string,
+    id: number,
+    connectionId: string | undefined,
+    onLate: (outcome: Resolved) => void,
+  ): () => void {
     const key = keyOf(mac, id);
     const entry = this.pending.get(key) ?? {
       resolve: () => undefined,
       timer: setTimeout(() => undefined, 0),
+      connectionId,
+      strays: [],
     };
     entry.late = onLate;
     this.pending.set(key, entry);
@@ -144,6 +163,10 @@ export class McpLink {
     const id = decoded.ok ? decoded.value.id : decoded.error.id;
     const entry = typeof id === 'number' ? this.pending.get(keyOf(uplink.mac, id)) : undefined;
     if (!decoded.ok) this.metrics.malformedInput.inc({ kind: decoded.error.kind });
+    if (entry && (entry.connectionId === undefined || entry.connectionId !== uplink.connectionId)) {
+      this.stray(entry, uplink, id as number);
+      return;
+    }
     if (!entry) {
       this.metrics.unpairedReplies.inc({ reason: typeof id === 'number' ? 'unknown_id' : 'no_id' });
       this.malformed.record({
@@ -156,19 +179,12 @@ export class McpLink {
       return;
     }
     const outcome: Resolved = decoded.ok
-      ? {
-          kind: 'reply',
-          reply: decoded.value,
-          raw: uplink.bytes,
-          receivedAt: uplink.receivedAt,
-          replyConnectionId: uplink.connectionId,
-        }
+      ? { kind: 'reply', reply: decoded.value, raw: uplink.bytes, receivedAt: uplink.receivedAt }
       : {
           kind: 'unreadable',
           message: decoded.error.message,
           raw: uplink.bytes,
           receivedAt: uplink.receivedAt,
-          replyConnectionId: uplink.connectionId,
         };
     if (entry.late) {
       entry.late(outcome);
@@ -177,6 +193,30 @@ export class McpLink {
     clearTimeout(entry.timer);
     this.pending.delete(keyOf(uplink.mac, id as number));
     entry.resolve(outcome);
+  }
+
+  /** A same-id reply from another connection: kept with the exchange and as malformed input, never paired. */
+  private stray(entry: Pending, uplink: UplinkBytes, id: number): void {
+    this.metrics.unpairedReplies.inc({ reason: 'other_connection' });
+    if (entry.strays.length < MAX_STRAYS) {
+      entry.strays.push({
+        connectionId: uplink.connectionId,
+        receivedAt: uplink.receivedAt,
+        raw: uplink.bytes,
+      });
+    }
+    this.malformed.record({
+      deviceId: uplink.mac,
+      connectionId: uplink.connectionId,
+      kind: 'stray_reply',
+      error: `reply to id ${id} on connection ${uplink.connectionId}; the request went out on ${entry.connectionId ?? 'no connection'}`,
+      raw: uplink.bytes,
+    });
+    this.logger.warn(
+      { mac: uplink.mac, id, connectionId: uplink.connectionId, sentOn: entry.connectionId },
+      'a reply from another connection than its request went out on: kept as a stray, not paired',
+    );
+    this.onStray(uplink.mac, uplink.connectionId);
   }
 }
 

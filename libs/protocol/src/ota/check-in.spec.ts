@@ -94,6 +94,48 @@ describe('readOtaCheckIn', () => {
     });
   });
 
+  it('refuses a Client-Id that is not a UUID, or too long, without repeating it anywhere', () => {
+    for (const clientId of ['x'.repeat(8000), 'GID_a@@@a0_85_e3_f4_49_34@@@u', 'aeebef32']) {
+      const checkIn = readOtaCheckIn({
+        headers: { ...HEADERS, 'client-id': clientId },
+        body: new TextEncoder().encode(BODY),
+      });
+      expect(checkIn.uuid).toBeUndefined();
+      expect(checkIn.clientIdRefused).toBe(true);
+      expect(JSON.stringify(checkIn.complaints)).not.toContain(clientId);
+    }
+  });
+
+  it('bounds every header it reads and keeps only what the firmware would send', () => {
+    const checkIn = readOtaCheckIn({
+      headers: {
+        ...HEADERS,
+        'activation-version': '2',
+        'serial-number': 'S'.repeat(33),
+        'user-agent': `${'b'.repeat(300)}/2.4.2`,
+      },
+      body: new TextEncoder().encode(BODY),
+    });
+    expect(checkIn.serialNumber).toBeUndefined();
+    expect(checkIn.headers.userAgent).toBeUndefined();
+    expect(checkIn.headers.refused).toEqual(['serial-number', 'user-agent']);
+    expect(checkIn.headers.activationVersion).toBe('2');
+  });
+
+  it("keeps the body's uuid only as its hash, and complains about a mismatch without naming it", () => {
+    const other = BODY.replace(
+      'aeebef32-f0ef-4bce-9d8a-894d91bc6932',
+      '11111111-2222-4333-8444-555555555555',
+    );
+    const checkIn = readOtaCheckIn({ headers: HEADERS, body: new TextEncoder().encode(other) });
+    expect(checkIn.uuid).toBe('aeebef32-f0ef-4bce-9d8a-894d91bc6932');
+    expect(checkIn.systemInfo?.['uuid']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(JSON.stringify(checkIn)).not.toContain('11111111-2222-4333-8444-555555555555');
+    expect(checkIn.complaints).toEqual([
+      { field: 'body uuid', problem: 'differs from the Client-Id header' },
+    ]);
+  });
+
   it('reads the firmware compile time, its day padded with a space', () => {
     expect(parseCompileTime('Jan 12 2025T23:59:01Z')).toBe('2025-01-12T23:59:01.000Z');
     expect(parseCompileTime('2025-01-12T23:59:01Z')).toBe('2025-01-12T23:59:01.000Z');

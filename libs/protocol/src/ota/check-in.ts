@@ -1,3 +1,4 @@
+import { hashClientId, isFirmwareClientId } from '../credentials/client-id-secret';
 import { isSafeFirmwareVersion } from '../firmware-version';
 import { normaliseMac, type Mac } from '../mac';
 import { readJsonObject } from '../json/read-json-object';
@@ -9,8 +10,10 @@ import { parseCompileTime, systemInfoSchema } from './system-info';
 export interface OtaCheckIn {
   /** Device-Id header, else the body's mac_address; lower case with colons. */
   readonly mac?: Mac;
-  /** Client-Id header, else the body's uuid. */
+  /** Client-Id header, else the body's uuid; only when shaped as the firmware makes it (a UUID). */
   readonly uuid?: string;
+  /** A Client-Id was sent but not usable (too long, not a UUID): the check-in has no identity. */
+  readonly clientIdRefused: boolean;
   readonly serialNumber?: string;
   /** application.version, else the User-Agent's version. */
   readonly firmwareVersion?: string;
@@ -23,7 +26,10 @@ export interface OtaCheckIn {
   /** application.compile_time as ISO 8601, when it could be read. */
   readonly compileTime?: string;
   readonly headers: OtaHeaders;
-  /** The body as sent, unknown fields included (undefined when it was not a JSON object). */
+  /**
+   * The body as sent, unknown fields included, except its `uuid`: the Client-Id is a device secret (DESIGN §3)
+   * and what is stored or shown holds only `sha256:<hash>` of it. Undefined when the body was not a JSON object.
+   */
   readonly systemInfo?: Record<string, unknown>;
   readonly complaints: readonly OtaComplaint[];
 }
@@ -62,15 +68,29 @@ export function readOtaCheckIn(request: {
   if (headers.deviceId && bodyMacNormal?.ok && bodyMacNormal.value !== headers.deviceId) {
     complaints.push({ field: 'body mac_address', problem: `differs from Device-Id ${headers.deviceId}` });
   }
-  const uuid = headers.clientId ?? str('uuid');
-  if (headers.clientId && str('uuid') !== undefined && str('uuid') !== headers.clientId) {
-    complaints.push({ field: 'body uuid', problem: `differs from Client-Id ${headers.clientId}` });
+  const bodyUuid = str('uuid');
+  let uuid = headers.clientId;
+  const headerRefused = headers.refused.includes('client-id');
+  let clientIdRefused = headerRefused;
+  if (uuid === undefined && !headerRefused && bodyUuid !== undefined) {
+    if (isFirmwareClientId(bodyUuid)) uuid = bodyUuid;
+    else {
+      clientIdRefused = true;
+      complaints.push({ field: 'body uuid', problem: 'not a UUID as the firmware makes it' });
+    }
+  }
+  if (
+    headers.clientId &&
+    bodyUuid !== undefined &&
+    bodyUuid.toLowerCase() !== headers.clientId.toLowerCase()
+  ) {
+    complaints.push({ field: 'body uuid', problem: 'differs from the Client-Id header' });
   }
   const firmwareVersion = str('application', 'version') ?? headers.userAgent?.version;
   if (firmwareVersion !== undefined && !isSafeFirmwareVersion(firmwareVersion)) {
     complaints.push({
       field: 'body application.version',
-      problem: `${JSON.stringify(firmwareVersion)} is not dotted integers`,
+      problem: `${JSON.stringify(firmwareVersion.slice(0, 40))} is not dotted integers`,
     });
   }
   if (
@@ -105,8 +125,9 @@ export function readOtaCheckIn(request: {
   >;
   return {
     ...defined,
+    clientIdRefused,
     headers,
-    ...(body ? { systemInfo: body } : {}),
+    ...(body ? { systemInfo: withClientIdHashed(body) } : {}),
     complaints,
   };
 }
@@ -124,4 +145,10 @@ function readBody(
   if (json.ok) return json.value;
   complaints.push({ field: 'body', problem: json.error.message });
   return undefined;
+}
+
+/** xiaozhi §4.2 `uuid` is the Client-Id: kept as its hash, so a stored or logged body never holds the secret. */
+function withClientIdHashed(body: Record<string, unknown>): Record<string, unknown> {
+  const uuid = body['uuid'];
+  return typeof uuid === 'string' ? { ...body, uuid: `sha256:${hashClientId(uuid)}` } : body;
 }

@@ -44,16 +44,22 @@ export function checkDownlinkPacket(
   });
 }
 
-export type UplinkRejection = 'too_short' | 'wrong_type' | 'length_mismatch' | 'stale_sequence';
+export type UplinkRejection =
+  'too_short' | 'wrong_type' | 'length_mismatch' | 'stale_sequence' | 'sequence_jump';
 
 /**
  * What the gateway accepts from a device: type 1, a length that matches (a truncated datagram would decrypt into
  * garbage), and a sequence not below the last one (the gateway drops only those below). The caller looks the
  * session up by `header.ssrc` first.
+ *
+ * `maxAdvance` bounds how far ahead of `lastSequence` a packet may be. The device counts up by one per packet
+ * from 1 after each hello (xiaozhi §1.6), so only lost packets make a gap; a packet far ahead is someone else's,
+ * and accepting it would make every real packet after it look stale.
  */
 export function checkUplinkPacket(
   packet: Uint8Array,
   lastSequence: number,
+  maxAdvance = Number.POSITIVE_INFINITY,
 ): Result<AcceptedPacket, ProtocolError<UplinkRejection>> {
   const decoded = decodeAudioHeader(packet);
   if (!decoded.ok) return decoded;
@@ -69,6 +75,12 @@ export function checkUplinkPacket(
   }
   if (header.sequence < lastSequence) {
     return err({ kind: 'stale_sequence', message: `sequence ${header.sequence} is below ${lastSequence}` });
+  }
+  if (header.sequence - lastSequence > maxAdvance) {
+    return err({
+      kind: 'sequence_jump',
+      message: `sequence ${header.sequence} is more than ${maxAdvance} ahead of ${lastSequence}`,
+    });
   }
   return ok({
     header,

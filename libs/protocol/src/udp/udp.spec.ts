@@ -74,6 +74,13 @@ describe('the device downlink checks', () => {
     expect(checkUplinkPacket(packet, 7).ok).toBe(true);
     expect(checkUplinkPacket(packet, 8)).toMatchObject({ ok: false, error: { kind: 'stale_sequence' } });
   });
+
+  it('refuse an uplink sequence further ahead than the window allows', () => {
+    const far = encodeAudioPacket({ ...header, sequence: 0xfffffff0 }, new Uint8Array(4));
+    expect(checkUplinkPacket(far, 1, 64)).toMatchObject({ ok: false, error: { kind: 'sequence_jump' } });
+    const near = encodeAudioPacket({ ...header, sequence: 65 }, new Uint8Array(4));
+    expect(checkUplinkPacket(near, 1, 64)).toMatchObject({ ok: true, value: { gap: 63 } });
+  });
 });
 
 describe('AES-128-CTR with the header as counter block', () => {

@@ -75,6 +75,7 @@ export async function startBrokerProcess(o: BrokerProcessOptions): Promise<Broke
       UDP_PORT: '0',
       BROKER_CLUSTER: String(o.cluster),
       DEVICE_SIGNING_KEYS: randomBytes(24).toString('hex'),
+      EFUSE_WRAPPING_KEYS: randomBytes(32).toString('hex'),
       SERVICE_CREDENTIALS: `orchestrator:${serviceSecret}`,
       ...o.env,
     },

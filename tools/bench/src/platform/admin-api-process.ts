@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
 export interface AdminApiProcessOptions {
@@ -28,6 +29,8 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
       BIND_HOST: '127.0.0.1',
       HTTP_PORT: '0',
       WEBHOOK_WORKER: 'false',
+      // Production refuses to start without it; the benchmark imports no eFuse keys.
+      EFUSE_WRAPPING_KEYS: randomBytes(32).toString('hex'),
     },
   });
   return { ...service, baseUrl: `http://127.0.0.1:${service.ports['http']}` };

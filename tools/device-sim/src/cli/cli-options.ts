@@ -20,6 +20,10 @@ export interface CliOptions {
   readonly stateFile: string | undefined;
   readonly summaryEverySec: number;
   readonly verbose: boolean;
+  /** Devices get eFuse serials and HMAC keys derived from this seed (activation v2). */
+  readonly efuseSeed: string | undefined;
+  /** Print the devices' serial,key CSV (for POST /api/v1/serial-keys) and exit. */
+  readonly printEfuseCsv: boolean;
   readonly faults: Partial<FaultKnobs>;
 }
 
@@ -42,6 +46,10 @@ Devices:
   --state-file PATH        load NVS from this JSON file and save it on exit and with each summary
   --summary-every S        seconds between summary lines (default 5)
   --verbose                log device events
+  --efuse-seed SEED        give each device an eFuse serial and HMAC key derived from its MAC and SEED
+                           (Activation-Version 2: it answers activation challenges with its HMAC)
+  --print-efuse-csv        print those serials and keys as the CSV an admin imports (POST /api/v1/serial-keys)
+                           and exit
 
 Faults (fleet-wide; change them later by writing {"faults":{...}} lines to stdin):
   --drop-replies P         drop this share of MCP replies (0..1)
@@ -70,6 +78,8 @@ const OPTIONS = {
   'state-file': { type: 'string' },
   'summary-every': { type: 'string', default: '5' },
   verbose: { type: 'boolean', default: false },
+  'efuse-seed': { type: 'string' },
+  'print-efuse-csv': { type: 'boolean', default: false },
   'drop-replies': { type: 'string' },
   'delay-replies': { type: 'string' },
   lie: { type: 'boolean', default: false },
@@ -103,7 +113,10 @@ export function parseCliOptions(
       if (!Number.isInteger(n)) throw new Error(`--${name} must be an integer`);
       return n;
     };
-    if (values['ota-url'] === undefined && values['local-ota'] === undefined) {
+    if (values['print-efuse-csv'] && values['efuse-seed'] === undefined) {
+      throw new Error('--print-efuse-csv needs --efuse-seed SEED');
+    }
+    if (!values['print-efuse-csv'] && values['ota-url'] === undefined && values['local-ota'] === undefined) {
       throw new Error('give --ota-url URL or --local-ota HOST:PORT');
     }
     return {
@@ -125,6 +138,8 @@ export function parseCliOptions(
         stateFile: values['state-file'],
         summaryEverySec: num('summary-every', values['summary-every'], 0.1),
         verbose: values.verbose,
+        efuseSeed: values['efuse-seed'],
+        printEfuseCsv: values['print-efuse-csv'],
         faults: {
           ...(values['drop-replies'] !== undefined
             ? { dropReplies: num('drop-replies', values['drop-replies'], 0, 1) }

@@ -20,11 +20,13 @@ const commandSchema = z.union([
   z.object({ reboot: z.string() }).strict(),
   z.object({ flap: z.string() }).strict(),
   z.object({ powerCycle: z.string() }).strict(),
+  z.object({ eraseNvs: z.string() }).strict(),
 ]);
 
 /**
  * Run-time control of a running fleet, one JSON object per line on stdin:
- * `{"faults":{"lie":true}}` (fleet-wide) or with `"mac"`; `{"reboot":"<mac>|all"}`; `{"flap":…}`; `{"powerCycle":…}`.
+ * `{"faults":{"lie":true}}` (fleet-wide) or with `"mac"`; `{"reboot":"<mac>|all"}`; `{"flap":…}`; `{"powerCycle":…}`;
+ * `{"eraseNvs":…}` (a new Client-Id, as after an erased flash).
  */
 export function attachStdinControl(fleet: Fleet, say: (line: string) => void): void {
   const lines = createInterface({ input: process.stdin });
@@ -44,6 +46,7 @@ export function attachStdinControl(fleet: Fleet, say: (line: string) => void): v
       else for (const d of pick(command.mac)) d.setFaults(command.faults);
     } else if ('reboot' in command) for (const d of pick(command.reboot)) d.reboot();
     else if ('flap' in command) for (const d of pick(command.flap)) d.flap();
+    else if ('eraseNvs' in command) for (const d of pick(command.eraseNvs)) d.eraseNvs();
     else for (const d of pick(command.powerCycle)) d.powerCycle();
     say(`ok: ${line}`);
   });

@@ -40,10 +40,6 @@ export interface DeviceConfig {
   readonly wifi: WifiEnvironment;
   readonly sensors: BoardSensors;
   readonly voice: VoiceConfig;
-  /** An eFuse serial number: Activation-Version 2, the Serial-Number header, HMAC activation. */
-  readonly serialNumber?: string;
-  /** The eFuse HMAC KEY0 that signs the activation challenge. */
-  readonly hmacKey?: string;
   /** xiaozhi §1.2: used when NVS mqtt.keepalive is absent. */
   readonly defaultKeepaliveSec: number;
   /** 0..1 spread on esp-mqtt's reconnect interval (0 = the firmware's fixed interval). */

@@ -4,6 +4,7 @@ import type { SlotImage } from '../firmware/flash-slots';
 import type { SimLogger } from '../util/logger';
 import type { TypedEmitter } from '../util/typed-emitter';
 import type { DeviceConfig } from './device-config';
+import type { EfuseIdentity } from './efuse';
 import type { FaultSettings } from './faults';
 import type { NvsState } from './nvs';
 import type { DeviceEventMap, DeviceStats, Observations, RestartReason } from './observations';
@@ -12,6 +13,8 @@ import type { DeviceEventMap, DeviceStats, Observations, RestartReason } from '.
 export interface DeviceHost {
   readonly mac: Mac;
   readonly config: DeviceConfig;
+  /** Burnt in at the factory, when the device has them: kept across reboots and flash erases. */
+  readonly efuse: EfuseIdentity | undefined;
   readonly clock: Clock;
   nvs: NvsState;
   readonly faults: FaultSettings;

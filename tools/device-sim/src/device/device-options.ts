@@ -12,6 +12,7 @@ import {
   type VoiceConfig,
 } from './device-config';
 import type { BoardSensors, WifiEnvironment } from './device-status';
+import type { EfuseIdentity } from './efuse';
 import type { FaultKnobs } from './faults';
 import { uuidFor } from './identity';
 import type { NvsState } from './nvs';
@@ -34,8 +35,6 @@ export interface DeviceConfigOptions {
   /** The firmware's delays times this (before `timings` overrides); default 1. */
   readonly timeScale?: number;
   readonly timings?: Partial<DeviceTimings>;
-  readonly serialNumber?: string;
-  readonly hmacKey?: string;
   readonly defaultKeepaliveSec?: number;
   readonly reconnectJitter?: number;
 }
@@ -45,6 +44,8 @@ export interface DeviceOptions extends DeviceConfigOptions {
   readonly mac: string;
   /** board.uuid; default derived from the MAC (stable across runs). */
   readonly uuid?: string;
+  /** An eFuse serial and HMAC key: Activation-Version 2, the Serial-Number header, the HMAC answer (xiaozhi §4.3). */
+  readonly efuse?: EfuseIdentity;
   /** The image in the boot slot at first power-on. */
   readonly firmware?: Partial<AppImage>;
   readonly otaLabel?: OtaLabel;
@@ -73,8 +74,6 @@ export function resolveDeviceConfig(options: DeviceConfigOptions): DeviceConfig 
     wifi: { ...DEFAULT_WIFI, ...options.wifi },
     sensors: { ...DEFAULT_SENSORS, ...options.sensors },
     voice: { ...DEFAULT_VOICE, ...options.voice },
-    ...(options.serialNumber !== undefined ? { serialNumber: options.serialNumber } : {}),
-    ...(options.hmacKey !== undefined ? { hmacKey: options.hmacKey } : {}),
     defaultKeepaliveSec: options.defaultKeepaliveSec ?? 240,
     reconnectJitter: options.reconnectJitter ?? 0,
   };

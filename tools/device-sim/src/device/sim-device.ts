@@ -14,6 +14,7 @@ import {
 import { bootSequence } from './boot';
 import type { DeviceConfig } from './device-config';
 import type { DeviceHost } from './device-host';
+import type { EfuseIdentity } from './efuse';
 import { freshNvs, parseMac, resolveDeviceConfig, type DeviceOptions } from './device-options';
 import { FaultSettings, NO_FAULTS, type FaultKnobs } from './faults';
 import { PoweredOff } from './main-task';
@@ -42,6 +43,7 @@ export interface SharedDeviceParts {
 export class SimDevice implements DeviceHost {
   readonly mac: Mac;
   readonly config: DeviceConfig;
+  readonly efuse: EfuseIdentity | undefined;
   readonly clock: Clock;
   nvs: NvsState;
   readonly faults: FaultSettings;
@@ -54,6 +56,7 @@ export class SimDevice implements DeviceHost {
   constructor(options: DeviceOptions, shared?: SharedDeviceParts) {
     this.mac = parseMac(options.mac);
     this.config = shared?.config ?? resolveDeviceConfig(options);
+    this.efuse = options.efuse;
     this.clock = options.clock ?? defaultClock();
     this.nvs = options.nvs ? cloneNvs(options.nvs) : freshNvs(this.mac, options);
     this.faults = new FaultSettings(shared?.fleetFaults ?? { current: NO_FAULTS }, options.faults);
@@ -85,6 +88,18 @@ export class SimDevice implements DeviceHost {
   /** Pull the plug and plug it back in: a boot without any goodbye or DISCONNECT. */
   powerCycle(): void {
     this.restart('power-cycle');
+  }
+
+  /**
+   * Erase the NVS and power on again (`idf.py erase-flash` and a reflash of the same image): a new Client-Id, no
+   * MQTT settings, factory defaults; the eFuse serial and key stay (DESIGN §3: such a device takes its MAC back).
+   */
+  eraseNvs(): void {
+    this.rt?.dispose();
+    this.rt = undefined;
+    this.nvs = { ...freshNvs(this.mac, { uuid: crypto.randomUUID() }), flash: this.nvs.flash };
+    this.events.emit('restarting', 'power-cycle');
+    this.powerOn();
   }
 
   /** Drop the MQTT connection without DISCONNECT; esp-mqtt reconnects by itself (no boot, no check-in). */

@@ -2,6 +2,7 @@ import type { Clock } from '../clock/clock';
 import { defaultClock } from '../clock/clock';
 import { resolveDeviceConfig, type DeviceConfigOptions, type DeviceOptions } from '../device/device-options';
 import { NO_FAULTS, type FaultKnobs } from '../device/faults';
+import { efuseFor } from '../device/efuse';
 import { macFor } from '../device/identity';
 import type { NvsState } from '../device/nvs';
 import { SimDevice } from '../device/sim-device';
@@ -19,6 +20,8 @@ export interface FleetOptions extends DeviceConfigOptions {
   readonly faults?: Partial<FaultKnobs>;
   /** Per-device options (firmware, initial state, faults) by index. */
   readonly perDevice?: (index: number) => Partial<Omit<DeviceOptions, keyof DeviceConfigOptions>>;
+  /** Give every device an eFuse serial and HMAC key derived from its MAC and this seed (`efuseFor`). */
+  readonly efuseSeed?: string;
   /** Saved NVS by MAC (a state file). */
   readonly nvs?: Readonly<Record<string, NvsState>>;
   readonly recordLimit?: number;
@@ -55,6 +58,7 @@ export class Fleet {
           clock: this.clock,
           ...(options.logger ? { logger: options.logger } : {}),
           ...(saved ? { nvs: saved } : {}),
+          ...(options.efuseSeed !== undefined ? { efuse: efuseFor(mac, options.efuseSeed) } : {}),
           ...options.perDevice?.(index),
         },
         shared,

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
+import { activationHmac } from '@fleet/protocol';
 import type { DeviceHost } from '../device/device-host';
 import type { Runtime } from '../device/runtime';
 import { systemInfo } from '../device/tool-callbacks';
@@ -10,7 +10,8 @@ const ANSWER_LIMIT = 64 << 10;
 
 /** Ota::SetupHttp (xiaozhi §4.1), in the firmware's order. */
 export function otaHeaders(host: DeviceHost): OutgoingHttpHeaders {
-  const { serialNumber, profile } = host.config;
+  const serialNumber = host.efuse?.serialNumber;
+  const { profile } = host.config;
   return {
     'Activation-Version': serialNumber ? '2' : '1',
     'Device-Id': host.mac,
@@ -36,15 +37,14 @@ export async function postCheckIn(host: DeviceHost, rt: Runtime): Promise<OtaHtt
 export async function postActivate(host: DeviceHost, rt: Runtime, challenge: string): Promise<OtaHttpResult> {
   const base = host.config.otaUrl;
   const url = base.endsWith('/') ? `${base}activate` : `${base}/activate`;
-  const { serialNumber, hmacKey } = host.config;
-  const body = serialNumber
+  const efuse = host.efuse;
+  // Ota::GetActivationPayload: cJSON, so (unlike the firmware's hand-built messages) properly escaped.
+  const body = efuse
     ? JSON.stringify({
         algorithm: 'hmac-sha256',
-        serial_number: serialNumber,
+        serial_number: efuse.serialNumber,
         challenge,
-        hmac: createHmac('sha256', hmacKey ?? '')
-          .update(challenge)
-          .digest('hex'),
+        hmac: activationHmac(efuse.hmacKey, challenge),
       })
     : '{}';
   return post(host, rt, url, body);

@@ -25,7 +25,12 @@ export function DeviceHeader({ device }: { device: DeviceDetail }) {
           ],
           [t('device.firmware'), <span data-testid="device-firmware">{device.firmwareVersion ?? '—'}</span>],
           [t('device.chip'), device.chipModel ?? '—'],
-          [t('device.client_id'), <span className="mono">{device.clientId}</span>],
+          [
+            t('device.client_id'),
+            <span className="mono" data-testid="device-client-id" title={t('device.client_id_hint')}>
+              {device.clientIdFingerprint}…
+            </span>,
+          ],
           [t('device.last_seen'), <Ago at={device.lastSeenAt} />],
           [t('device.last_boot'), <DateTime at={device.lastBootAt} />],
           [

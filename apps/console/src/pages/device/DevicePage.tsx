@@ -8,6 +8,7 @@ import { CallForm } from './CallForm';
 import { CallTimeline } from './CallTimeline';
 import { CatalogVersions } from './CatalogVersions';
 import { DeviceHeader } from './DeviceHeader';
+import { IdentityChanges } from './IdentityChanges';
 import { LastStatus } from './LastStatus';
 import { PresenceHistory } from './PresenceHistory';
 import { ToolCatalog } from './ToolCatalog';
@@ -36,6 +37,7 @@ export function DevicePage({ id }: { id: string }) {
         <PresenceHistory deviceId={id} />
         <CatalogVersions deviceId={id} />
       </div>
+      <IdentityChanges device={device.data} />
       <p className="muted">{t('device.catalog_note')}</p>
     </div>
   );

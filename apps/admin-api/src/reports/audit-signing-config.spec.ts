@@ -11,13 +11,16 @@ describe('the audit signing key in the configuration', () => {
     }
   };
 
+  // Everything else a production start needs, so that only the audit key is missing.
+  const production = { NODE_ENV: 'production', EFUSE_WRAPPING_KEYS: 'ab'.repeat(32) };
+
   it('is required for a production start, which refuses and names the variable', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+    expect(problemsOf(production)).toEqual([
       { variable: 'AUDIT_SIGNING_KEY', message: 'required in production' },
     ]);
-    expect(
-      problemsOf({ NODE_ENV: 'production', AUDIT_SIGNING_KEY: Buffer.alloc(32, 1).toString('base64') }),
-    ).toEqual([]);
+    expect(problemsOf({ ...production, AUDIT_SIGNING_KEY: Buffer.alloc(32, 1).toString('base64') })).toEqual(
+      [],
+    );
   });
 
   it('is refused when it is not an Ed25519 key', () => {

@@ -49,6 +49,17 @@ describe('both dialects through the one model', () => {
     );
   });
 
+  it('writes tools/list for ListenAI as its cloud does: cursor "" first, no withUserTools', () => {
+    const first = unwrap(encodeMcpRequest(listenai, mcpRequests.toolsList('a', { withUserTools: true })));
+    expect(JSON.parse(first).data).toEqual({ method: 'tools/list', id: 'a', params: { cursor: '' } });
+    const next = unwrap(encodeMcpRequest(listenai, mcpRequests.toolsList('b', { cursor: 'page_2_token' })));
+    expect(JSON.parse(next).data.params).toEqual({ cursor: 'page_2_token' });
+    const init = unwrap(
+      encodeMcpRequest(listenai, mcpRequests.initialize('c', { vision: { url: 'http://v' } })),
+    );
+    expect(JSON.parse(init).data.params.capabilities).toEqual({ vision: { url: 'http://v', token: '' } });
+  });
+
   it.each([
     [xiaozhi, 'x', 'invalid_id'],
     [xiaozhi, 2 ** 31, 'invalid_id'],

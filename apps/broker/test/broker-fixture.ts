@@ -43,6 +43,7 @@ export async function startBrokerFixture(env: Record<string, string> = {}): Prom
       MQTT_WS_PORT: '0',
       HTTP_PORT: '0',
       UDP_PORT: '0',
+      LINK_PORT: '0',
       DEVICE_SIGNING_KEYS: SIGNING_KEY,
       SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
         .map(([name, secret]) => `${name}:${secret}`)

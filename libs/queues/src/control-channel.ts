@@ -11,6 +11,12 @@ export const CONTROL_CHANNEL = 'fleet:control';
 export const controlMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('device.revoked'), deviceId: z.string().min(1) }),
   z.object({ type: z.literal('device.decommissioned'), deviceId: z.string().min(1) }),
+  // A ListenAI device's link token was revoked (DESIGN §3): the link it opened closes now.
+  z.object({
+    type: z.literal('device.link_token_revoked'),
+    deviceId: z.string().min(1),
+    tokenId: z.string().min(1),
+  }),
 ]);
 export type ControlMessage = z.infer<typeof controlMessageSchema>;
 

@@ -64,6 +64,7 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
     MQTT_WS_PORT: '0',
     HTTP_PORT: '0',
     UDP_PORT: '0',
+    LINK_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
     SERVICE_CREDENTIALS: `orchestrator:${SECRET}`,
   });

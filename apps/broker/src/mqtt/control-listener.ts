@@ -3,6 +3,12 @@ import type { Logger } from '@fleet/telemetry';
 import type { BrokerMetrics } from '../broker-metrics';
 import type { DeviceEdge } from './device-edge';
 
+/** What control messages act on: the device's live connections on this replica, on every edge. */
+export interface ControlTarget extends DeviceEdge {
+  /** Closes the ListenAI links a revoked token opened; how many. */
+  revokeLinkToken(tokenId: string): number;
+}
+
 /**
  * Listens on `fleet:control` (every replica does) and drops the live connections of a device the moment it is
  * revoked or decommissioned; its next CONNECT is refused by the device row. An unreadable message is counted
@@ -10,7 +16,7 @@ import type { DeviceEdge } from './device-edge';
  */
 export async function listenForControl(
   redisUrl: string,
-  edge: DeviceEdge,
+  edge: ControlTarget,
   metrics: BrokerMetrics,
   logger: Logger,
 ): Promise<{ close(): Promise<void> }> {
@@ -24,10 +30,20 @@ export async function listenForControl(
       logger.warn({ error: parsed.error }, 'unreadable message on the control channel');
       return;
     }
-    const { type, deviceId } = parsed.message;
-    const reason = type === 'device.revoked' ? 'revoked' : 'decommissioned';
-    const closed = edge.disconnectDevice(deviceId, reason);
-    if (closed) logger.info({ deviceId, reason, closed }, 'dropped the connections of a device');
+    const message = parsed.message;
+    let closed: number;
+    switch (message.type) {
+      case 'device.revoked':
+        closed = edge.disconnectDevice(message.deviceId, 'revoked');
+        break;
+      case 'device.decommissioned':
+        closed = edge.disconnectDevice(message.deviceId, 'decommissioned');
+        break;
+      case 'device.link_token_revoked':
+        closed = edge.revokeLinkToken(message.tokenId);
+        break;
+    }
+    if (closed) logger.info({ ...message, closed }, 'dropped the connections of a device');
   });
   await subscriber.subscribe(CONTROL_CHANNEL);
   return {

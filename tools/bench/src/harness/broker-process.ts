@@ -73,6 +73,7 @@ export async function startBrokerProcess(o: BrokerProcessOptions): Promise<Broke
       MQTT_WS_PORT: '0',
       HTTP_PORT: '0',
       UDP_PORT: '0',
+      LINK_PORT: '0',
       BROKER_CLUSTER: String(o.cluster),
       DEVICE_SIGNING_KEYS: randomBytes(24).toString('hex'),
       SERVICE_CREDENTIALS: `orchestrator:${serviceSecret}`,

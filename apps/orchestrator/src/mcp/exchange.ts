@@ -4,6 +4,8 @@ import type { McpReply, McpRequest } from '@fleet/protocol';
 export interface Exchange {
   request: McpRequest;
   jsonrpcId: number;
+  /** The id as written on the wire where it differs from jsonrpcId (ListenAI's string ids). */
+  wireId?: string;
   /** The device's MQTT connection the request went out on. */
   connectionId: string | undefined;
   sentAt: Date;
@@ -25,6 +27,7 @@ export function exchangeRecord(exchange: Exchange): Record<string, unknown> {
   const base = {
     method: exchange.request.method,
     jsonrpcId: exchange.jsonrpcId,
+    ...(exchange.wireId !== undefined ? { wireId: exchange.wireId } : {}),
     connectionId: exchange.connectionId,
     sentAt: exchange.sentAt.toISOString(),
   };

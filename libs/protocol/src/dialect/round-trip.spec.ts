@@ -205,4 +205,17 @@ describe('both dialects through the one model', () => {
       error: { kind: 'invalid_reply' },
     });
   });
+
+  it('keeps the id of a ListenAI reply cut short, so its bytes can be paired with their request', () => {
+    const id = '0000000000000000000000000000002a';
+    const broken = `{"id":"${id}","action":"mcp","method":"tools/call","result":{"content":[{"type":"te`;
+    expect(decodeMcpReply('listenai', broken)).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_json', id },
+    });
+    expect(decodeMcpReply('listenai', 'garbage')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_json' },
+    });
+  });
 });

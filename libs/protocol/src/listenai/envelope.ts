@@ -87,3 +87,13 @@ const ACTION_NEAR_START = /"action"\s*:\s*"([A-Za-z_]{1,32})"/;
 export function listenAiActionOf(raw: Buffer): string | undefined {
   return ACTION_NEAR_START.exec(raw.toString('latin1', 0, Math.min(raw.length, 256)))?.[1];
 }
+
+// The seed's replies start with their id: a frame cut short or otherwise broken still says which request it
+// answers, so the evidence can pair the unreadable bytes with their call instead of waiting for a timeout.
+const ID_NEAR_START = /^\s*\{\s*"id"\s*:\s*"([^"\\]{1,64})"/;
+
+export function listenAiIdNearStart(raw: string | Uint8Array): string | undefined {
+  const text =
+    typeof raw === 'string' ? raw.slice(0, 128) : Buffer.from(raw.subarray(0, 128)).toString('latin1');
+  return ID_NEAR_START.exec(text)?.[1];
+}

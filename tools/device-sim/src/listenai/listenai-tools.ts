@@ -32,10 +32,15 @@ const text = (t: string, isError = false): ListenAiToolResult => ({
 });
 
 /** Seed 002's failure texts: arguments that fail the inputSchema answer isError:true with what was wrong. */
-function numberIn(args: Record<string, unknown>, name: string, min: number, max: number): number | string {
+function numberIn(
+  args: Record<string, unknown>,
+  name: string,
+  failure: string,
+  [min, max]: [number, number],
+): number | string {
   const value = args[name];
   if (typeof value !== 'number' || !Number.isFinite(value)) return `参数验证失败: ${name} 必须是数字`;
-  if (value < min || value > max) return `音量设置失败: 参数超出范围 (${min}-${max})`;
+  if (value < min || value > max) return `${failure}: 参数超出范围 (${min}-${max})`;
   return value;
 }
 
@@ -56,7 +61,9 @@ export const ARCS_MINI_TOOLS: readonly ListenAiTool[] = [
     run(args, state) {
       if (typeof args['content'] !== 'string') return text('参数验证失败: content 必须是字符串', true);
       const brightness =
-        args['brightness'] === undefined ? state.screen.brightness : numberIn(args, 'brightness', 0, 100);
+        args['brightness'] === undefined
+          ? state.screen.brightness
+          : numberIn(args, 'brightness', '屏幕设置失败', [0, 100]);
       if (typeof brightness === 'string') return text(brightness, true);
       state.screen = { content: args['content'], brightness };
       return text(`屏幕已显示: ${args['content']}`);
@@ -74,7 +81,7 @@ export const ARCS_MINI_TOOLS: readonly ListenAiTool[] = [
     },
     changesState: true,
     run(args, state) {
-      const value = numberIn(args, 'value', 0, 100);
+      const value = numberIn(args, 'value', '音量设置失败', [0, 100]);
       if (typeof value === 'string') return text(value, true);
       state.volume = value;
       return text(`音量已设置为 ${value}%`);

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DeviceDetailRepository } from './device-detail.repository';
+import { DeviceRegistrationController } from './device-registration.controller';
+import { DeviceRegistrationRepository } from './device-registration.repository';
+import { DeviceRegistrationService } from './device-registration.service';
 import { DeviceLifecycleService } from './device-lifecycle.service';
 import { DeviceStatusRepository } from './device-status.repository';
 import { DevicesController } from './devices.controller';
@@ -8,7 +11,7 @@ import { DevicesService } from './devices.service';
 import { PresenceRepository } from './presence.repository';
 
 @Module({
-  controllers: [DevicesController],
+  controllers: [DevicesController, DeviceRegistrationController],
   providers: [
     DevicesService,
     DeviceLifecycleService,
@@ -16,6 +19,8 @@ import { PresenceRepository } from './presence.repository';
     DeviceDetailRepository,
     DeviceStatusRepository,
     PresenceRepository,
+    DeviceRegistrationRepository,
+    DeviceRegistrationService,
   ],
   exports: [DevicesRepository, DevicesService],
 })

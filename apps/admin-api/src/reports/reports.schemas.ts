@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { macSchema } from '@fleet/protocol';
+import { DIALECTS, macSchema } from '@fleet/protocol';
 import { isoInstant } from '../http/common-schemas';
 
 export const CSV_SECTIONS = ['calls', 'approvals', 'campaigns', 'summary'] as const;
@@ -10,6 +10,7 @@ export const auditQuery = z
     from: isoInstant.optional().describe('start of the period (inclusive); default: 24 hours before `to`'),
     to: isoInstant.optional().describe('end of the period (exclusive); default: now'),
     format: z.enum(['json', 'csv']).default('json'),
+    dialect: z.enum(DIALECTS).optional().describe('only the calls and approvals of devices of this dialect'),
     section: z
       .enum(CSV_SECTIONS)
       .default('calls')

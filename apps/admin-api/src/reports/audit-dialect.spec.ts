@@ -39,7 +39,7 @@ describe('the audit report by dialect', () => {
       expect.objectContaining({ deviceId: listenai, dialect: 'listenai' }),
     ]);
     const csv = await h.request('GET', `/api/v1/reports/audit?${period}&format=csv`, { key: viewer.key });
-    const rows = parse(csv.text, { columns: true }) as { device_id: string; dialect: string }[];
+    const rows = parse<{ device_id: string; dialect: string }>(csv.text, { columns: true });
     expect(rows.map((row) => [row.device_id, row.dialect])).toEqual([
       [xiaozhi, 'xiaozhi'],
       [listenai, 'listenai'],
@@ -59,7 +59,7 @@ describe('the audit report by dialect', () => {
     const csv = await h.request('GET', `/api/v1/reports/audit?${period}&format=csv&dialect=xiaozhi`, {
       key: viewer.key,
     });
-    expect((parse(csv.text, { columns: true }) as { dialect: string }[]).map((row) => row.dialect)).toEqual([
+    expect(parse<{ dialect: string }>(csv.text, { columns: true }).map((row) => row.dialect)).toEqual([
       'xiaozhi',
     ]);
     const bad = await h.request('GET', `/api/v1/reports/audit?${period}&dialect=zigbee`, { key: viewer.key });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { dialectSchema } from '@fleet/protocol';
 
 // What a campaign is asked to do (DESIGN §3, issue 6): the API validates these, the orchestrator's campaign
 // runner executes them. Stored as JSON columns of `campaign`.
@@ -13,8 +12,8 @@ export const campaignSelectorSchema = z
     groups: z.array(z.string().min(1)).min(1).optional(),
     tags: z.array(z.string().min(1)).min(1).optional(),
     online: z.boolean().optional(),
-    /** How the devices speak MCP: a campaign may span both dialects, or keep to one. */
-    dialect: dialectSchema.optional(),
+    /** How the devices speak MCP (the protocol lib's dialects): a campaign may span both, or keep to one. */
+    dialect: z.enum(['xiaozhi', 'listenai']).optional(),
   })
   .refine((s) => Object.values(s).some((v) => v !== undefined), 'give at least one criterion');
 export type CampaignSelector = z.infer<typeof campaignSelectorSchema>;

@@ -9,6 +9,7 @@ import { CallTimeline } from './CallTimeline';
 import { CatalogVersions } from './CatalogVersions';
 import { DeviceHeader } from './DeviceHeader';
 import { LastStatus } from './LastStatus';
+import { LinkTokens } from './LinkTokens';
 import { PresenceHistory } from './PresenceHistory';
 import { ToolCatalog } from './ToolCatalog';
 
@@ -31,7 +32,8 @@ export function DevicePage({ id }: { id: string }) {
         <CallTimeline deviceId={id} />
       </div>
       <ErrorNote error={catalog.error} />
-      {catalog.data && <ToolCatalog catalog={catalog.data} />}
+      {catalog.data && <ToolCatalog catalog={catalog.data} dialect={device.data.dialect} />}
+      {device.data.dialect === 'listenai' && <LinkTokens device={device.data} onChange={device.reload} />}
       <div className="grid two">
         <PresenceHistory deviceId={id} />
         <CatalogVersions deviceId={id} />

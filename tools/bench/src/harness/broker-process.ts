@@ -28,7 +28,7 @@ export interface BrokerProcessOptions {
 
 export interface BrokerProcess {
   pid: number;
-  ports: { mqtt: number; http: number; udp: number; ws: number };
+  ports: { mqtt: number; http: number; udp: number; ws: number; link: number };
   httpUrl: string;
   metricsUrl: string;
   serviceSecret: string;

@@ -115,6 +115,7 @@ export class LinkSession {
   }
 
   private deliver(payload: Buffer | string): void {
+    if (this.ended) return; // a link being taken over: the newer one delivers
     const down = readListenAiDown(payload);
     if (!down.ok) {
       // The voice worker's xiaozhi messages, or anything else, have no meaning on an MCP-only ListenAI link.

@@ -80,6 +80,8 @@ const schema = z
     SSE_HEARTBEAT_MS: envInt(15_000, { min: 100 }),
     /** Base URL devices download firmware from (the broker's device HTTP), for the registry's answers. */
     PUBLIC_HTTP_URL: envUrl('http://127.0.0.1:8081', ['http:', 'https:']),
+    /** Where ListenAI devices open their link (the broker's), told to the operator who registers one. */
+    PUBLIC_LINK_URL: envUrl('ws://127.0.0.1:8086/v1/interaction', ['ws:', 'wss:']),
     /** MCP endpoint (`/mcp`): how long a tool call waits for its verdict before answering with the call's state. */
     MCP_CALL_WAIT_S: envInt(25, { min: 0, max: 600 }),
     /** An MCP session nobody used for this long is closed (the client starts a new one). */

@@ -30,6 +30,7 @@ export async function startPlatform(apiEnv: Record<string, string> = {}): Promis
     MQTT_WS_PORT: '0',
     HTTP_PORT: '0',
     UDP_PORT: '0',
+    LINK_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
     EFUSE_WRAPPING_KEYS: WRAPPING_KEY,
     SERVICE_CREDENTIALS: `orchestrator:${SECRET}`,

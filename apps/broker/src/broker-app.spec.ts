@@ -35,6 +35,7 @@ describe('the broker service', () => {
         MQTT_WS_PORT: '0',
         HTTP_PORT: '0',
         UDP_PORT: '0',
+        LINK_PORT: '0',
         DEVICE_SIGNING_KEYS: 'test-signing-key-0123456789',
         SERVICE_CREDENTIALS: 'orchestrator:orchestrator-secret-0123456789',
       }),

@@ -8,11 +8,12 @@ import { ActivationService } from './activation/activation-service';
 import { ProofBindingRepository } from './activation/proof-binding.repository';
 import { SerialKeysRepository } from './activation/serial-keys.repository';
 import { createBrokerMetrics } from './broker-metrics';
-import type { BrokerConfig } from './config';
+import { defaultLinkUrl, type BrokerConfig } from './config';
 import { registerDeviceHttp } from './device-http/device-http-routes';
 import { FirmwareImages } from './device-http/firmware-images';
 import { OtaCheckInService } from './device-http/ota-check-in';
 import { DeviceRepository } from './devices/device-repository';
+import { startListenAiLink } from './listenai-link/listenai-link';
 import { closeAedes, createAedes } from './mqtt/aedes-factory';
 import { Authenticator } from './mqtt/authenticate';
 import { listenForControl } from './mqtt/control-listener';
@@ -34,7 +35,7 @@ import { UdpEndpoint } from './voice-channel/udp-endpoint';
 import { VoiceChannel } from './voice-channel/voice-channel';
 
 export interface BrokerHandle {
-  ports: { mqtt: number; ws: number; tls?: number; http: number; udp: number };
+  ports: { mqtt: number; ws: number; tls?: number; http: number; udp: number; link: number };
   stop: StopFunction;
 }
 
@@ -95,6 +96,7 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     );
     voice.connect(udp, reader);
 
+    const presence = new PresenceTracker(aedes, presenceWriter, metrics, logger, config.BROKER_ID);
     const edge = installDeviceEdge({
       aedes,
       authenticator: new Authenticator(
@@ -102,7 +104,7 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
         new ServiceIdentities(config.serviceCredentials),
         devices,
       ),
-      presence: new PresenceTracker(aedes, presenceWriter, metrics, logger, config.BROKER_ID),
+      presence,
       rateLimits: new PublishRateLimits(config.DEVICE_MESSAGE_RATE),
       metrics,
       logger,
@@ -121,7 +123,38 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
           ),
         ),
     });
-    const control = await listenForControl(config.REDIS_URL, edge, metrics, logger);
+    const link = await startListenAiLink(
+      {
+        host: config.BIND_HOST,
+        port: config.LINK_PORT,
+        maxFrameBytes: config.LINK_MAX_FRAME_BYTES,
+        pingSeconds: config.LINK_PING_S,
+        messageRate: config.DEVICE_MESSAGE_RATE,
+        ...(config.TLS_CERT_FILE && config.TLS_KEY_FILE
+          ? { tls: { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE } }
+          : {}),
+      },
+      { aedes, pool, presence, metrics, registry, logger },
+    );
+    stack.push('listenai link', () => link.stop());
+    const linkPort = boundPort(link.server);
+    const publicLinkUrl =
+      config.LINK_PORT === 0
+        ? defaultLinkUrl(config.PUBLIC_HOST, linkPort, !!config.TLS_CERT_FILE)
+        : config.PUBLIC_LINK_URL;
+
+    const control = await listenForControl(
+      config.REDIS_URL,
+      {
+        // A device speaks one dialect, so an MQTT connection only ever takes over from another MQTT one.
+        takeOver: (notice) => edge.takeOver(notice),
+        disconnectDevice: (mac, reason) =>
+          edge.disconnectDevice(mac, reason) + link.disconnectDevice(mac, reason),
+        revokeLinkToken: (tokenId) => link.revokeToken(tokenId),
+      },
+      metrics,
+      logger,
+    );
     stack.push('control channel', () => control.close());
 
     const listenerOptions = (port: number) => ({
@@ -161,7 +194,12 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     const http = Fastify({ logger: false, trustProxy: true });
     registerOpsRoutes(http, {
       registry,
-      checks: [postgresHealthCheck(pool), redisHealthCheck(redis), listenerHealthCheck('mqtt', mqttServer)],
+      checks: [
+        postgresHealthCheck(pool),
+        redisHealthCheck(redis),
+        listenerHealthCheck('mqtt', mqttServer),
+        listenerHealthCheck('listenai link', link.server),
+      ],
     });
     const otaSettings = {
       publicHost: config.PUBLIC_HOST,
@@ -193,8 +231,12 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       ...(tlsPort ? { tls: tlsPort } : {}),
       http: httpPort,
       udp: udpPort,
+      link: linkPort,
     };
-    logger.info({ ports, brokerId: config.BROKER_ID, cluster: config.BROKER_CLUSTER }, 'broker listening');
+    logger.info(
+      { ports, brokerId: config.BROKER_ID, cluster: config.BROKER_CLUSTER, publicLinkUrl },
+      'broker listening',
+    );
     return { ports, stop: stack.stopAll };
   } catch (err) {
     await stack.stopAll();

@@ -17,7 +17,7 @@ import {
   tracingEnv,
   ConfigError,
 } from '@fleet/config';
-import { wrappingKeyOf, type WrappingKey } from '@fleet/protocol';
+import { LISTENAI_LINK_PATH, wrappingKeyOf, type WrappingKey } from '@fleet/protocol';
 
 // The only place the broker reads process.env. Ports avoid Mosquitto's 1883, which this machine kind runs.
 const schema = z.object({
@@ -63,6 +63,14 @@ const schema = z.object({
   /** Downlink audio the broker announces in its hello (what the voice worker must produce). */
   DOWNLINK_SAMPLE_RATE: envInt(24000, { min: 8000, max: 48000 }),
   FRAME_DURATION_MS: envInt(60, { min: 10, max: 120 }),
+  /** DESIGN §3 "The ListenAI link": its own port; TLS (wss) when TLS_CERT_FILE and TLS_KEY_FILE are set. */
+  LINK_PORT: envPort(8086),
+  /** The link's address operators give ListenAI devices; defaults to ws(s)://PUBLIC_HOST:LINK_PORT/v1/interaction. */
+  PUBLIC_LINK_URL: z.url().optional(),
+  /** Largest text frame a ListenAI device may send (a tools/list page is a few KB). */
+  LINK_MAX_FRAME_BYTES: envInt(64 * 1024, { min: 1024, max: 16 * 1024 * 1024 }),
+  /** Seconds between pings on a link; a link that has not answered the previous ping by the next is dead. */
+  LINK_PING_S: envInt(30, { min: 1, max: 3600 }),
 });
 
 export type BrokerConfig = Omit<
@@ -72,10 +80,13 @@ export type BrokerConfig = Omit<
   | 'PUBLIC_UDP_HOST'
   | 'PUBLIC_HTTP_URL'
   | 'EFUSE_WRAPPING_KEYS'
+  | 'PUBLIC_LINK_URL'
 > & {
   PUBLIC_UDP_HOST: string;
   /** Without a trailing slash. With HTTP_PORT 0 (tests) the caller fixes it up once the port is bound. */
   PUBLIC_HTTP_URL: string;
+  /** With LINK_PORT 0 (tests) the caller fixes it up once the port is bound. */
+  PUBLIC_LINK_URL: string;
   deviceSigningKeys: string[];
   serviceCredentials: Map<string, string>;
   /** Open the eFuse keys admins imported (activation v2); the first is the newest. */
@@ -110,10 +121,16 @@ export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerCo
     PUBLIC_UDP_PORT: raw.PUBLIC_UDP_PORT || raw.UDP_PORT,
     PUBLIC_UDP_HOST: raw.PUBLIC_UDP_HOST ?? raw.PUBLIC_HOST,
     PUBLIC_HTTP_URL: raw.PUBLIC_HTTP_URL ?? `http://${raw.PUBLIC_HOST}:${raw.HTTP_PORT}`,
+    PUBLIC_LINK_URL:
+      raw.PUBLIC_LINK_URL ?? defaultLinkUrl(raw.PUBLIC_HOST, raw.LINK_PORT, !!raw.TLS_CERT_FILE),
     deviceSigningKeys: keys,
     serviceCredentials: services,
     efuseWrappingKeys: resolveEfuseWrappingKeys(raw.EFUSE_WRAPPING_KEYS, raw.NODE_ENV).map(wrappingKeyOf),
   };
+}
+
+export function defaultLinkUrl(host: string, port: number, tls: boolean): string {
+  return `${tls ? 'wss' : 'ws'}://${host}:${port}${LISTENAI_LINK_PATH}`;
 }
 
 function parseServiceCredentials(pairs: string[]): Map<string, string> {

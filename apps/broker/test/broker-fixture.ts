@@ -54,6 +54,7 @@ export async function startBrokerFixture(env: Record<string, string> = {}): Prom
       MQTT_WS_PORT: '0',
       HTTP_PORT: '0',
       UDP_PORT: '0',
+      LINK_PORT: '0',
       DEVICE_SIGNING_KEYS: SIGNING_KEY,
       EFUSE_WRAPPING_KEYS: WRAPPING_KEY.toString('hex'),
       SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)

@@ -12,6 +12,9 @@ import {
   tracingEnv,
 } from '@fleet/config';
 
+import { combineModelReadbacks, readModelReadbacks } from './model-readbacks/model-readback-config';
+import type { ModelReadback } from './model-readbacks/model-readback.schema';
+
 const orderingRuleSchema = z.strictObject({
   tool: z.string().min(1),
   requires: z.string().min(1),
@@ -61,14 +64,31 @@ const schema = z.object({
     }),
   /** The broker's public HTTP base, where firmware images are served (`/firmware/<sha256>.bin`). */
   FIRMWARE_BASE_URL: z.url().default('http://127.0.0.1:8081'),
+  /** Per-model readbacks for devices without self.get_device_status (a JSON list; model-readbacks/). */
+  MODEL_READBACKS: z
+    .string()
+    .default('[]')
+    .transform((text, ctx) => readModelReadbacks({ text }, ctx)),
+  /** The same list in a file, for lists too long for a variable. */
+  MODEL_READBACKS_FILE: z
+    .string()
+    .optional()
+    .transform((file, ctx) => readModelReadbacks({ file }, ctx)),
   SWEEP_INTERVAL_MS: envInt(1_000, { min: 50 }),
   CAMPAIGN_TICK_MS: envInt(1_000, { min: 50 }),
 });
 
-export type OrchestratorConfig = Omit<z.infer<typeof schema>, 'MQTT_PASSWORD'> & { mqttPassword: string };
+export type OrchestratorConfig = Omit<
+  z.infer<typeof schema>,
+  'MQTT_PASSWORD' | 'MODEL_READBACKS' | 'MODEL_READBACKS_FILE'
+> & { mqttPassword: string; MODEL_READBACKS: ModelReadback[] };
 export type ConfiguredOrderingRule = z.infer<typeof orderingRuleSchema>;
 
 export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
-  const { MQTT_PASSWORD, ...raw } = loadConfig(schema, env);
-  return { ...raw, mqttPassword: resolveServicePassword('orchestrator', MQTT_PASSWORD, raw.NODE_ENV) };
+  const { MQTT_PASSWORD, MODEL_READBACKS, MODEL_READBACKS_FILE, ...raw } = loadConfig(schema, env);
+  return {
+    ...raw,
+    MODEL_READBACKS: combineModelReadbacks(MODEL_READBACKS, MODEL_READBACKS_FILE),
+    mqttPassword: resolveServicePassword('orchestrator', MQTT_PASSWORD, raw.NODE_ENV),
+  };
 }

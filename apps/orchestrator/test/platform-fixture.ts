@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { createDevice, FAST_TIMINGS, type DeviceOptions, type SimDevice } from '@fleet/device-sim';
+import {
+  createDevice,
+  FAST_TIMINGS,
+  ListenAiDevice,
+  type DeviceOptions,
+  type ListenAiDeviceOptions,
+  type SimDevice,
+} from '@fleet/device-sim';
 import { CallRequests, type CallRequest } from '@fleet/platform-client';
 import { createRedis, type Redis } from '@fleet/queues';
 import { createLogger } from '@fleet/telemetry';
 import {
   createTestDatabase,
+  registerListenAiDevice,
   startServiceProcess,
   startTestRedis,
   waitFor,
@@ -49,9 +57,13 @@ export interface Platform {
   operator(name?: string): Promise<string>;
   /** A simulated device booted through the broker, connected and discovered by the orchestrator. */
   device(options?: Partial<DeviceOptions>): Promise<SimDevice>;
+  /** A simulated ListenAI device registered with a token, linked through the broker's link, discovered. */
+  listenAiDevice(
+    options?: Partial<Omit<ListenAiDeviceOptions, 'mac' | 'token' | 'linkUrls'>> & { model?: string },
+  ): Promise<ListenAiDevice>;
   /** Stops a device and waits until its row and the first orchestrator both have it offline. */
   takeOffline(device: SimDevice): Promise<void>;
-  call(request: Omit<CallRequest, 'deviceId'> & { device: SimDevice }): Promise<string>;
+  call(request: Omit<CallRequest, 'deviceId'> & { device: { mac: string } }): Promise<string>;
   waitVerdict(callId: string, timeoutMs?: number): Promise<CallRow>;
   /** Until the call reaches a state (e.g. `verifying`). */
   waitFor(callId: string, state: string): Promise<void>;
@@ -79,6 +91,7 @@ export async function startPlatform(
     MQTT_WS_PORT: '0',
     HTTP_PORT: '0',
     UDP_PORT: '0',
+    LINK_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
     SERVICE_CREDENTIALS: `orchestrator:${SECRET},voice-worker:${SECRET}`,
   });
@@ -87,7 +100,7 @@ export async function startPlatform(
   const queueRedis: Redis = createRedis(redis.url);
   const calls = new CallRequests(appPool, queueRedis, 'fleet');
   const firmwareBaseUrl = `http://127.0.0.1:${broker.ports['http']}`;
-  const devices: SimDevice[] = [];
+  const devices: { stop(): Promise<void> }[] = [];
   const orchestrators: OrchestratorHandle[] = [];
   const logger = createLogger(
     'orchestrator-test',
@@ -166,6 +179,29 @@ export async function startPlatform(
           return rows[0]?.catalog_version_id !== null && rows[0] !== undefined;
         },
         { what: `discovery of ${device.mac}`, timeoutMs: 15_000 },
+      );
+      return device;
+    },
+    async listenAiDevice({ model, ...options } = {}) {
+      macCounter++;
+      const mac = `02:1${process.pid % 10}:00:00:${(macCounter >> 8).toString(16).padStart(2, '0')}:${(macCounter & 255).toString(16).padStart(2, '0')}`;
+      const registered = await registerListenAiDevice(sql, mac, model ? { model } : {});
+      const device = new ListenAiDevice({
+        mac,
+        token: registered.token,
+        linkUrls: [`ws://127.0.0.1:${broker.ports['link']}`],
+        reconnectDelayMs: 50,
+        ...options,
+      });
+      devices.push(device);
+      device.start();
+      await device.waitUntilLinked();
+      await waitFor(
+        async () => {
+          const { rows } = await sql.query('SELECT catalog_version_id FROM device WHERE id = $1', [mac]);
+          return rows[0]?.catalog_version_id != null;
+        },
+        { what: `discovery of ${mac}`, timeoutMs: 15_000 },
       );
       return device;
     },

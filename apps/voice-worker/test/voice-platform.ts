@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Pool } from 'pg';
-import { createDevice, FAST_TIMINGS, type DeviceOptions, type SimDevice } from '@fleet/device-sim';
+import {
+  createDevice,
+  FAST_TIMINGS,
+  ListenAiDevice,
+  type DeviceOptions,
+  type SimDevice,
+} from '@fleet/device-sim';
 import { createRedis, QueueClient, type Redis } from '@fleet/queues';
 import { createLogger } from '@fleet/telemetry';
 import {
   createTestDatabase,
+  registerListenAiDevice,
   startServiceProcess,
   startTestRedis,
   waitFor,
@@ -46,8 +53,10 @@ export interface VoicePlatform {
   sql: Pool;
   worker: VoiceWorkerHandle;
   device(options?: Partial<DeviceOptions>): Promise<SimDevice>;
+  /** A simulated ListenAI device registered with a token, linked through the broker's link, discovered. */
+  listenAiDevice(): Promise<ListenAiDevice>;
   /** What `POST /devices/:id/utterances` does: the transcript apart, the turn, the job. */
-  utter(device: SimDevice, text: string, language?: string): Promise<string>;
+  utter(device: { mac: string }, text: string, language?: string): Promise<string>;
   waitTurn(turnId: string, timeoutMs?: number): Promise<TurnRow>;
   /** The next turn of a device that is finished or failed (audio turns are created by the worker). */
   waitTurnOf(device: SimDevice, timeoutMs?: number): Promise<TurnRow>;
@@ -75,6 +84,7 @@ export async function startVoicePlatform(
     MQTT_WS_PORT: '0',
     HTTP_PORT: '0',
     UDP_PORT: '0',
+    LINK_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
     SERVICE_CREDENTIALS: `orchestrator:${SECRET},voice-worker:${SECRET}`,
   });
@@ -112,7 +122,15 @@ export async function startVoicePlatform(
   const sql = new Pool({ connectionString: db.ownerUrl, max: 4 });
   const queueRedis: Redis = createRedis(redis.url);
   const queue = new QueueClient('voice-turns', queueRedis, 'fleet');
-  const devices: SimDevice[] = [];
+  const devices: { stop(): Promise<void> }[] = [];
+  const discovered = (mac: string) =>
+    waitFor(
+      async () =>
+        // null (not yet discovered) must read as "not yet": waitFor only waits on undefined and false
+        ((await sql.query('SELECT catalog_version_id FROM device WHERE id = $1', [mac])).rows[0]
+          ?.catalog_version_id as string | null) ?? undefined,
+      { what: `discovery of ${mac}`, timeoutMs: 15_000 },
+    );
   const seen = new Map<string, Set<string>>();
 
   const platform: VoicePlatform = {
@@ -131,13 +149,23 @@ export async function startVoicePlatform(
       devices.push(device);
       device.start();
       await device.waitUntilConnected();
-      await waitFor(
-        async () =>
-          // null (not yet discovered) must read as "not yet": waitFor only waits on undefined and false
-          ((await sql.query('SELECT catalog_version_id FROM device WHERE id = $1', [mac])).rows[0]
-            ?.catalog_version_id as string | null) ?? undefined,
-        { what: `discovery of ${mac}`, timeoutMs: 15_000 },
-      );
+      await discovered(mac);
+      return device;
+    },
+    async listenAiDevice() {
+      macCounter++;
+      const mac = `02:2${process.pid % 10}:00:00:${(macCounter >> 8).toString(16).padStart(2, '0')}:${(macCounter & 255).toString(16).padStart(2, '0')}`;
+      const { token } = await registerListenAiDevice(sql, mac);
+      const device = new ListenAiDevice({
+        mac,
+        token,
+        linkUrls: [`ws://127.0.0.1:${broker.ports['link']}`],
+        reconnectDelayMs: 50,
+      });
+      devices.push(device);
+      device.start();
+      await device.waitUntilLinked();
+      await discovered(mac);
       return device;
     },
     async utter(device, text, language) {

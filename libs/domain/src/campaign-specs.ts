@@ -12,6 +12,8 @@ export const campaignSelectorSchema = z
     groups: z.array(z.string().min(1)).min(1).optional(),
     tags: z.array(z.string().min(1)).min(1).optional(),
     online: z.boolean().optional(),
+    /** How the devices speak MCP (the protocol lib's dialects): a campaign may span both, or keep to one. */
+    dialect: z.enum(['xiaozhi', 'listenai']).optional(),
   })
   .refine((s) => Object.values(s).some((v) => v !== undefined), 'give at least one criterion');
 export type CampaignSelector = z.infer<typeof campaignSelectorSchema>;

@@ -78,8 +78,11 @@ export {
   type DeviceMessageErrorKind,
 } from './xiaozhi/parse-device-message';
 
-// ListenAI envelope
+// ListenAI envelope and link
 export * from './listenai/envelope';
+export * from './listenai/link-request';
+export * from './listenai/link-close';
+export * from './listenai/request-ids';
 
 // The dialect-neutral model the orchestrator speaks
 export * from './dialect/model';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dialectSchema } from './dialect/model';
 import { macSchema } from './mac';
 import { err, ok, type ProtocolError, type Result } from './result';
 import { describeZodError } from './zod-issues';
@@ -19,6 +20,8 @@ export const uplinkWrapperSchema = z.object({
   receivedAt: z.iso.datetime({ offset: true }),
   traceparent: traceparentSchema,
   raw: z.base64(),
+  /** The dialect `raw` is written in; absent means xiaozhi (the MQTT edge). The ListenAI link names it. */
+  dialect: dialectSchema.optional(),
 });
 export type UplinkWrapper = z.infer<typeof uplinkWrapperSchema>;
 

@@ -20,6 +20,12 @@ export const controlMessageSchema = z.discriminatedUnion('type', [
     brokerId: z.string().min(1),
     connectedAt: z.int().min(0),
   }),
+  // A ListenAI device's link token was revoked (DESIGN §3): the link it opened closes now.
+  z.object({
+    type: z.literal('device.link_token_revoked'),
+    deviceId: z.string().min(1),
+    tokenId: z.string().min(1),
+  }),
 ]);
 export type ControlMessage = z.infer<typeof controlMessageSchema>;
 

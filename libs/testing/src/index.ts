@@ -13,3 +13,4 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { getJson } from './http';
 export { startTestMqttBroker, type TestMqttBroker, type TestMqttBrokerOptions } from './test-mqtt-broker';
 export { startServiceProcess, type ServiceProcess } from './service-process';
+export { registerListenAiDevice, type RegisteredListenAiDevice } from './listenai-devices';

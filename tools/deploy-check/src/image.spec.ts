@@ -52,6 +52,7 @@ describe('the image, rebuilt as a pruned production install', () => {
           MQTT_PORT: '0',
           MQTT_WS_PORT: '0',
           UDP_PORT: '0',
+          LINK_PORT: '0',
           PUBLIC_HOST: '127.0.0.1',
           DEVICE_SIGNING_KEYS: SIGNING_KEY,
           EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY,

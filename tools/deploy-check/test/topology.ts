@@ -67,6 +67,7 @@ export async function startTopology({
         MQTT_PORT: '0',
         MQTT_WS_PORT: '0',
         UDP_PORT: '0', // advertised as bound: each replica its own port
+        LINK_PORT: '0',
         PUBLIC_HOST: '127.0.0.1',
         PUBLIC_MQTT_PORT: String(mqttBalancer.port),
         PUBLIC_UDP_HOST: '127.0.0.1',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run sim -- --devices N --ota-url http://127.0.0.1:8081/xiaozhi/ota/ [options]: a simulated fleet.
 import pino from 'pino';
-import { parseCliOptions } from './cli/cli-options';
+import { parseCliOptions, type CliOptions } from './cli/cli-options';
+import { startListenAiCli } from './cli/listenai-cli';
 import { loadStateFile, saveStateFile } from './cli/state-file';
 import { attachStdinControl } from './cli/stdin-control';
 import { startFakeOtaServer } from './fake-ota/fake-ota-server';
@@ -24,6 +25,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const say = (line: string) => process.stdout.write(`[device-sim] ${line}\n`);
+  if (o.dialect === 'listenai') return runListenAi(o, say);
   const localOta = o.localOta
     ? await startFakeOtaServer({
         mqtt: o.localOta,
@@ -79,6 +81,20 @@ async function main(argv: readonly string[]): Promise<number> {
   await fleet.stop();
   await save();
   await localOta?.close();
+  return 0;
+}
+
+/** ListenAI devices have no OTA, NVS or boots: a fleet on the link until SIGINT/SIGTERM. */
+async function runListenAi(o: CliOptions, say: (line: string) => void): Promise<number> {
+  const fleet = await startListenAiCli(o, say);
+  const timer = setInterval(() => say(fleet.summary()), o.summaryEverySec * 1000);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  clearInterval(timer);
+  say(`stopping: ${fleet.summary()}`);
+  await fleet.stop();
   return 0;
 }
 

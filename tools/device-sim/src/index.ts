@@ -71,3 +71,26 @@ export {
 export { otaCredentials } from './fake-ota/ota-credentials';
 
 export type { SimLogger } from './util/logger';
+
+// ListenAI devices (seed 002) over the platform's WebSocket link
+export {
+  ListenAiDevice,
+  ARCS_MINI_INFO,
+  type ListenAiDeviceOptions,
+  type ListenAiEvents,
+  type ListenAiFaults,
+  type ListenAiClose,
+} from './listenai/listenai-device';
+export {
+  ListenAiFleet,
+  type ListenAiFleetOptions,
+  type ListenAiFleetSummary,
+} from './listenai/listenai-fleet';
+export { ListenAiMcpServer, type ListenAiServerInfo } from './listenai/listenai-mcp-server';
+export {
+  ARCS_MINI_TOOLS,
+  SAMPLE_PNG_BASE64,
+  type ListenAiState,
+  type ListenAiTool,
+  type ListenAiToolResult,
+} from './listenai/listenai-tools';

@@ -2,7 +2,14 @@ import { Writable } from 'node:stream';
 import { Pool } from 'pg';
 import { loadAdminApiConfig, startAdminApi, type AdminApiHandle } from '@fleet/admin-api';
 import { generateApiKey } from '@fleet/auth';
-import { createDevice, FAST_TIMINGS, type DeviceOptions, type SimDevice } from '@fleet/device-sim';
+import {
+  createDevice,
+  FAST_TIMINGS,
+  ListenAiDevice,
+  type DeviceOptions,
+  type ListenAiDeviceOptions,
+  type SimDevice,
+} from '@fleet/device-sim';
 import { loadOrchestratorConfig, startOrchestrator, type OrchestratorHandle } from '@fleet/orchestrator';
 import { createLogger } from '@fleet/telemetry';
 import {
@@ -25,7 +32,7 @@ export interface E2ePlatform {
   /** The owner role, for reading what the services wrote. */
   sql: Pool;
   broker: ServiceProcess;
-  brokerUrls: { http: string; mqtt: string };
+  brokerUrls: { http: string; mqtt: string; link: string };
   orchestrator: OrchestratorHandle;
   orchestratorUrl: string;
   api: AdminApiHandle;
@@ -37,6 +44,12 @@ export interface E2ePlatform {
   operatorKey(): Promise<string>;
   /** A simulated device booted through the broker's OTA endpoint, connected and discovered. */
   device(mac: string, options?: Partial<DeviceOptions>): Promise<SimDevice>;
+  /** A simulated ListenAI device dialling the broker's link with a token, linked and discovered. */
+  listenAiDevice(
+    mac: string,
+    token: string,
+    options?: Partial<Omit<ListenAiDeviceOptions, 'mac' | 'token'>>,
+  ): Promise<ListenAiDevice>;
   close(): Promise<void>;
 }
 
@@ -44,7 +57,9 @@ export interface E2ePlatform {
  * The platform as it runs, minus the voice worker: the broker as its own process (from dist/, as `npm start`
  * runs it), the orchestrator and the admin API in this process so that one in-memory span exporter sees both.
  */
-export async function startE2ePlatform(): Promise<E2ePlatform> {
+export async function startE2ePlatform({
+  orchestratorEnv = {},
+}: { orchestratorEnv?: Record<string, string> } = {}): Promise<E2ePlatform> {
   const logLines: Record<string, unknown>[] = [];
   const logSink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -64,12 +79,14 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
     MQTT_WS_PORT: '0',
     HTTP_PORT: '0',
     UDP_PORT: '0',
+    LINK_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
     SERVICE_CREDENTIALS: `orchestrator:${SECRET}`,
   });
   const brokerUrls = {
     http: `http://127.0.0.1:${broker.ports['http']}`,
     mqtt: `mqtt://127.0.0.1:${broker.ports['mqtt']}`,
+    link: `ws://127.0.0.1:${broker.ports['link']}/v1/interaction`,
   };
   const orchestrator = await startOrchestrator(
     loadOrchestratorConfig({
@@ -85,6 +102,7 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
       LEASE_TTL_MS: '1500',
       SWEEP_INTERVAL_MS: '200',
       FIRMWARE_BASE_URL: brokerUrls.http,
+      ...orchestratorEnv,
     }),
     logger,
   );
@@ -97,11 +115,19 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
       HTTP_PORT: '0',
       WEBHOOK_WORKER: 'false',
       PUBLIC_HTTP_URL: brokerUrls.http,
+      PUBLIC_LINK_URL: brokerUrls.link,
     }),
     logger,
   );
   const sql = new Pool({ connectionString: db.ownerUrl, max: 2 });
-  const devices: SimDevice[] = [];
+  const devices: { stop(): Promise<void> }[] = [];
+  const discovered = (mac: string) =>
+    waitFor(
+      async () =>
+        (await sql.query('SELECT 1 FROM device WHERE id = $1 AND catalog_version_id IS NOT NULL', [mac]))
+          .rowCount === 1,
+      { what: `discovery of ${mac}`, timeoutMs: 15_000 },
+    );
 
   return {
     db,
@@ -145,6 +171,20 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
             .rowCount === 1,
         { what: `discovery of ${mac}`, timeoutMs: 15_000 },
       );
+      return device;
+    },
+    async listenAiDevice(mac, token, options = {}) {
+      const device = new ListenAiDevice({
+        mac,
+        token,
+        linkUrls: [brokerUrls.link],
+        reconnectDelayMs: 50,
+        ...options,
+      });
+      devices.push(device);
+      device.start();
+      await device.waitUntilLinked();
+      await discovered(mac);
       return device;
     },
     async close() {

@@ -33,6 +33,7 @@ describe('npm start', () => {
         MQTT_PORT: '0',
         MQTT_WS_PORT: '0',
         UDP_PORT: '0',
+        LINK_PORT: '0',
         BIND_HOST: '127.0.0.1',
         DEVICE_SIGNING_KEYS: 'launcher-test-signing-key-0123',
         SERVICE_CREDENTIALS:

@@ -11,6 +11,7 @@ export function selectorWhere(s: CampaignSelector, p: SqlParams): string {
   if (s.board !== undefined) where.push(`d.board = ${p.add(s.board)}`);
   if (s.firmware !== undefined) where.push(`d.firmware_version = ${p.add(s.firmware)}`);
   if (s.online !== undefined) where.push(`d.online = ${p.add(s.online)}`);
+  if (s.dialect !== undefined) where.push(`d.dialect = ${p.add(s.dialect)}::"Dialect"`);
   if (s.groups) {
     where.push(`EXISTS (SELECT 1 FROM device_group_member m JOIN device_group g ON g.id = m.group_id
                          WHERE m.device_id = d.id AND g.name = ANY (${p.add(s.groups)}::text[]))`);

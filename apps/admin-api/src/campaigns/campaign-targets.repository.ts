@@ -39,9 +39,11 @@ export class CampaignTargetsRepository {
       willSkip: number;
       byBoard: { board: string | null; devices: number }[];
       byFirmware: { firmware: string | null; devices: number }[];
+      byDialect: { dialect: string; devices: number }[];
       sample: string[];
     }>(
-      `WITH m AS (SELECT d.id, d.online, d.board, d.firmware_version, ${skip} AS skip FROM device d WHERE ${where})
+      `WITH m AS (SELECT d.id, d.online, d.board, d.firmware_version, d.dialect, ${skip} AS skip
+                    FROM device d WHERE ${where})
        SELECT (SELECT count(*)::int FROM m) AS matched,
               (SELECT count(*)::int FROM m WHERE online) AS online,
               (SELECT count(*)::int FROM m WHERE skip IS NOT NULL) AS "willSkip",
@@ -50,6 +52,8 @@ export class CampaignTargetsRepository {
               coalesce((SELECT json_agg(json_build_object('firmware', firmware_version, 'devices', n) ORDER BY n DESC)
                           FROM (SELECT firmware_version, count(*)::int AS n FROM m GROUP BY firmware_version) f), '[]')
                 AS "byFirmware",
+              coalesce((SELECT json_agg(json_build_object('dialect', dialect, 'devices', n) ORDER BY n DESC)
+                          FROM (SELECT dialect, count(*)::int AS n FROM m GROUP BY dialect) x), '[]') AS "byDialect",
               coalesce((SELECT json_agg(id) FROM (SELECT id FROM m ORDER BY id LIMIT 20) s), '[]') AS sample`,
       p.values,
     );

@@ -23,6 +23,7 @@ export const previewView = z.object({
   online: z.int(),
   byBoard: z.array(z.object({ board: z.string().nullable(), devices: z.int() })),
   byFirmware: z.array(z.object({ firmware: z.string().nullable(), devices: z.int() })),
+  byDialect: z.array(z.object({ dialect: z.string(), devices: z.int() })),
   sample: z.array(z.string()).describe('the first 20 matched device ids'),
   needsApproval: z.boolean().optional(),
   willSkip: z

@@ -29,6 +29,7 @@ export class CampaignsService {
       online: counts.online,
       byBoard: counts.byBoard,
       byFirmware: counts.byFirmware,
+      byDialect: counts.byDialect,
       sample: counts.sample,
       ...(body.action
         ? { needsApproval: await actionIsGated(body.action, body.selector, this.targets) }

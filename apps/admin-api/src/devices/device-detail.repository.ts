@@ -47,6 +47,14 @@ export interface DeviceDetailRow {
     remoteAddress: string | null;
     createdAt: string;
   }[];
+  /** ListenAI devices: their link tokens, never the secrets. */
+  linkTokens: {
+    id: string;
+    prefix: string;
+    createdAt: string;
+    revokedAt: string | null;
+    lastUsedAt: string | null;
+  }[];
   firmwareAssignment: {
     firmwareId: string;
     version: string;
@@ -88,6 +96,9 @@ export class DeviceDetailRepository {
                                  'createdAt', q.created_at) ORDER BY q.created_at)
                           FROM device_quarantine q WHERE q.device_id = d.id AND q.state = 'pending'), '[]')
                 AS quarantine,
+              coalesce((SELECT json_agg(json_build_object('id', t.id, 'prefix', t.prefix, 'createdAt', t.created_at,
+                                 'revokedAt', t.revoked_at, 'lastUsedAt', t.last_used_at) ORDER BY t.created_at DESC)
+                          FROM device_link_token t WHERE t.device_id = d.id), '[]') AS "linkTokens",
               (SELECT json_build_object('firmwareId', a.firmware_id, 'version', f.version,
                         'campaignId', a.campaign_id, 'assignedAt', a.assigned_at, 'offeredAt', a.offered_at)
                  FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id

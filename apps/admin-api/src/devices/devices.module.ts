@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DeviceDetailRepository } from './device-detail.repository';
+import { DeviceRegistrationController } from './device-registration.controller';
+import { DeviceRegistrationRepository } from './device-registration.repository';
+import { DeviceRegistrationService } from './device-registration.service';
 import { DeviceLifecycleService } from './device-lifecycle.service';
 import { DeviceStatusRepository } from './device-status.repository';
 import { DevicesController } from './devices.controller';
@@ -9,7 +12,7 @@ import { IdentityEventsRepository } from './identity-events.repository';
 import { PresenceRepository } from './presence.repository';
 
 @Module({
-  controllers: [DevicesController],
+  controllers: [DevicesController, DeviceRegistrationController],
   providers: [
     DevicesService,
     DeviceLifecycleService,
@@ -18,6 +21,8 @@ import { PresenceRepository } from './presence.repository';
     DeviceStatusRepository,
     PresenceRepository,
     IdentityEventsRepository,
+    DeviceRegistrationRepository,
+    DeviceRegistrationService,
   ],
   exports: [DevicesRepository, DevicesService],
 })

@@ -7,6 +7,7 @@ import type { DeviceListQuery } from './devices.schemas';
 export interface DeviceRow {
   id: string;
   status: 'active' | 'awaiting_activation' | 'revoked' | 'decommissioned';
+  dialect: 'xiaozhi' | 'listenai';
   board: string | null;
   boardName: string | null;
   firmwareVersion: string | null;
@@ -15,12 +16,12 @@ export interface DeviceRow {
   lastSeenAt: Date | null;
 }
 
-const SUMMARY = `d.id, d.status, d.board, d.board_name AS "boardName", d.firmware_version AS "firmwareVersion",
+const SUMMARY = `d.id, d.status, d.dialect, d.board, d.board_name AS "boardName", d.firmware_version AS "firmwareVersion",
   d.chip_model AS "chipModel", d.online, d.last_seen_at AS "lastSeenAt"`;
 
 /**
  * The fleet list: keyset pagination on the primary key, so page 200 costs what page 1 costs. Each filter
- * has an index that leads with it and ends with `id` ((online,id), (board,id), (firmware_version,id),
+ * has an index that leads with it and ends with `id` ((online,id), (dialect,id), (board,id), (firmware_version,id),
  * member (group_id,device_id), tag (tag,device_id)), so a filtered page is an index range scan too.
  */
 @Injectable()
@@ -43,6 +44,7 @@ export class DevicesRepository {
     if (q.board !== undefined) where.push(`d.board = ${p.add(q.board)}`);
     if (q.firmware !== undefined) where.push(`d.firmware_version = ${p.add(q.firmware)}`);
     if (q.status !== undefined) where.push(`d.status = ${p.add(q.status)}::"DeviceStatus"`);
+    if (q.dialect !== undefined) where.push(`d.dialect = ${p.add(q.dialect)}::"Dialect"`);
     if (q.q !== undefined) {
       const like = q.q.replace(/[\\%_]/g, (c) => `\\${c}`);
       const prefix = p.add(`${like.toLowerCase()}%`);

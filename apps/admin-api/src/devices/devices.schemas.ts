@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DIALECTS } from '@fleet/protocol';
 import { cursorParam, limitParam } from '../http/cursor';
 import { queryBoolean, reasonText } from '../http/common-schemas';
 
@@ -11,6 +12,10 @@ export const deviceListQuery = z.strictObject({
   group: z.string().min(1).max(200).optional().describe('group name'),
   tag: z.string().min(1).max(100).optional(),
   status: z.enum(DEVICE_STATUSES).optional(),
+  dialect: z
+    .enum(DIALECTS)
+    .optional()
+    .describe('how the device speaks MCP: xiaozhi (MQTT) or listenai (its link)'),
   q: z
     .string()
     .trim()
@@ -26,6 +31,7 @@ export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 export const deviceSummary = z.object({
   id: z.string(),
   status: z.enum(DEVICE_STATUSES),
+  dialect: z.enum(DIALECTS),
   board: z.string().nullable(),
   boardName: z.string().nullable(),
   firmwareVersion: z.string().nullable(),

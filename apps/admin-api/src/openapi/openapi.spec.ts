@@ -34,6 +34,7 @@ describe('the OpenAPI document', () => {
       'group',
       'tag',
       'status',
+      'dialect',
       'q',
       'limit',
       'cursor',

@@ -12,6 +12,7 @@ export const LEDGER_COLUMNS = [
   'created_at',
   'sealed_at',
   'device_id',
+  'dialect',
   'tool',
   'origin',
   'operator',
@@ -51,13 +52,18 @@ export class AuditReportService {
     ]);
     const incompleteTotal = incomplete[0]?.total ?? 0;
     return {
-      period: { from: p.from.toISOString(), to: p.to.toISOString() },
+      period: {
+        from: p.from.toISOString(),
+        to: p.to.toISOString(),
+        ...(p.dialect ? { dialect: p.dialect } : {}),
+      },
       calls: {
         total: calls.total,
         byVerdict: calls.byVerdict ?? {},
         byOrigin: calls.byOrigin ?? {},
         byTool: calls.byTool ?? [],
         byOperator: calls.byOperator ?? [],
+        byDialect: calls.byDialect ?? {},
       },
       approvals: {
         items: approvals.slice(0, JSON_LIST_LIMIT),
@@ -122,6 +128,7 @@ function ledgerLine(r: LedgerRow): Record<(typeof LEDGER_COLUMNS)[number], unkno
     created_at: r.createdAt.toISOString(),
     sealed_at: r.sealedAt?.toISOString() ?? '',
     device_id: r.deviceId,
+    dialect: r.dialect,
     tool: r.tool,
     origin: r.origin,
     operator: r.operatorEmail ?? '',
@@ -146,6 +153,7 @@ function* summaryRows(calls: {
   total: number;
   byVerdict: Record<string, number>;
   byOrigin: Record<string, number>;
+  byDialect: Record<string, number>;
   byTool: { tool: string; calls: number }[];
   byOperator: { email: string; calls: number }[];
 }) {
@@ -153,6 +161,8 @@ function* summaryRows(calls: {
   for (const [k, v] of Object.entries(calls.byVerdict))
     yield { measure: 'calls by verdict', key: k, value: v };
   for (const [k, v] of Object.entries(calls.byOrigin)) yield { measure: 'calls by origin', key: k, value: v };
+  for (const [k, v] of Object.entries(calls.byDialect))
+    yield { measure: 'calls by dialect', key: k, value: v };
   for (const t of calls.byTool) yield { measure: 'calls by tool', key: t.tool, value: t.calls };
   for (const o of calls.byOperator) yield { measure: 'calls by operator', key: o.email, value: o.calls };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { macSchema } from '@fleet/protocol';
+import { DIALECTS, macSchema } from '@fleet/protocol';
 import { isoInstant } from '../http/common-schemas';
 
 export const CSV_SECTIONS = ['calls', 'approvals', 'campaigns', 'summary'] as const;
@@ -16,6 +16,7 @@ export const auditQuery = z
       .describe(
         'JSON only: `heads`, the chain heads the report covers (signed); `rows`, also every chain link and sealed call behind them, for `npm run audit:verify`',
       ),
+    dialect: z.enum(DIALECTS).optional().describe('only the calls and approvals of devices of this dialect'),
     section: z
       .enum(CSV_SECTIONS)
       .default('calls')

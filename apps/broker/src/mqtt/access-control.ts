@@ -49,8 +49,10 @@ function messageType(payload: Buffer): string | undefined {
   try {
     const value: unknown = JSON.parse(payload.toString('utf8'));
     if (typeof value !== 'object' || value === null) return undefined;
-    const type = (value as { type?: unknown }).type;
-    return typeof type === 'string' ? type : undefined;
+    // listenai.md: the ListenAI envelope names its kind in `action` ("mcp"), so the same rights apply to it.
+    const { type, action } = value as { type?: unknown; action?: unknown };
+    const kind = type ?? action;
+    return typeof kind === 'string' ? kind : undefined;
   } catch {
     return undefined;
   }

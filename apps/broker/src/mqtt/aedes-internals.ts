@@ -8,7 +8,16 @@ import type { Aedes, AedesPublishPacket, Client } from 'aedes';
 export interface AedesInternals {
   clients: Record<string, Client | undefined>;
   mq: {
-    on(topic: string, listener: (packet: AedesPublishPacket, done: () => void) => void): void;
+    on(
+      topic: string,
+      listener: (packet: AedesPublishPacket, done: () => void) => void,
+      subscribed?: () => void,
+    ): void;
+    removeListener(
+      topic: string,
+      listener: (packet: AedesPublishPacket, done: () => void) => void,
+      removed?: () => void,
+    ): void;
     /** mqemitter-redis' publishing connection (absent with the in-memory emitter). */
     pubConn?: { ping(): Promise<unknown> };
   };

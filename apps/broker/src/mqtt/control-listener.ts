@@ -3,6 +3,12 @@ import type { Logger } from '@fleet/telemetry';
 import type { BrokerMetrics } from '../broker-metrics';
 import type { DeviceEdge } from './device-edge';
 
+/** What control messages act on: the device's live connections on this replica, on every edge. */
+export interface ControlTarget extends DeviceEdge {
+  /** Closes the ListenAI links a revoked token opened; how many. */
+  revokeLinkToken(tokenId: string): number;
+}
+
 /**
  * Listens on `fleet:control` (every replica does): drops the live connections of a device the moment it is
  * revoked or decommissioned (its next CONNECT is refused by the device row), and closes an older connection of
@@ -11,7 +17,7 @@ import type { DeviceEdge } from './device-edge';
  */
 export async function listenForControl(
   redisUrl: string,
-  edge: DeviceEdge,
+  edge: ControlTarget,
   metrics: BrokerMetrics,
   logger: Logger,
 ): Promise<{ close(): Promise<void> }> {
@@ -26,19 +32,27 @@ export async function listenForControl(
       return;
     }
     const message = parsed.message;
-    if (message.type === 'device.connected') {
-      edge.takeOver({
-        mac: message.deviceId,
-        connectionId: message.connectionId,
-        brokerId: message.brokerId,
-        connectedAt: message.connectedAt,
-      });
-      return;
+    let closed: number;
+    switch (message.type) {
+      case 'device.connected':
+        edge.takeOver({
+          mac: message.deviceId,
+          connectionId: message.connectionId,
+          brokerId: message.brokerId,
+          connectedAt: message.connectedAt,
+        });
+        return;
+      case 'device.revoked':
+        closed = edge.disconnectDevice(message.deviceId, 'revoked');
+        break;
+      case 'device.decommissioned':
+        closed = edge.disconnectDevice(message.deviceId, 'decommissioned');
+        break;
+      case 'device.link_token_revoked':
+        closed = edge.revokeLinkToken(message.tokenId);
+        break;
     }
-    const reason = message.type === 'device.revoked' ? 'revoked' : 'decommissioned';
-    const closed = edge.disconnectDevice(message.deviceId, reason);
-    if (closed)
-      logger.info({ deviceId: message.deviceId, reason, closed }, 'dropped the connections of a device');
+    if (closed) logger.info({ ...message, closed }, 'dropped the connections of a device');
   });
   await subscriber.subscribe(CONTROL_CHANNEL);
   return {

@@ -10,7 +10,11 @@ import type { BrokerMetrics } from '../broker-metrics';
 import type { ClientIdentity } from '../mqtt/client-identity';
 import type { PresenceWriter } from './presence-writer';
 
-type DeviceIdentity = Extract<ClientIdentity, { kind: 'device' }>;
+/** What presence needs of a device connection, whichever edge holds it (MQTT or the ListenAI link). */
+type DeviceIdentity = Pick<
+  Extract<ClientIdentity, { kind: 'device' }>,
+  'mac' | 'connectionId' | 'clientIdHash' | 'keepalive' | 'remoteAddress'
+>;
 
 export type CloseReason =
   | 'client_disconnect'
@@ -21,7 +25,8 @@ export type CloseReason =
   | 'connection_lost'
   | 'broker_shutdown'
   | 'revoked'
-  | 'decommissioned';
+  | 'decommissioned'
+  | 'token_revoked';
 
 /**
  * Turns connection life into presence: an `online` event once the device's p2p subscription exists (before

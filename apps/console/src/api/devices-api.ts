@@ -8,6 +8,7 @@ import type {
   DeviceDetail,
   DeviceFilters,
   DeviceSummary,
+  IssuedLinkToken,
   Page,
 } from './types';
 
@@ -25,6 +26,16 @@ export const devicesApi = {
   catalogs: (id: string) => request<CatalogVersion[]>('GET', `/devices/${encodeURIComponent(id)}/catalogs`),
   catalogDiff: (id: string, from: number, to: number) =>
     request<CatalogDiff>('GET', `/devices/${encodeURIComponent(id)}/catalogs/diff`, { query: { from, to } }),
+  /** Registers a ListenAI device; the answer carries its link token, once. */
+  register: (body: { id: string; dialect: 'listenai'; model?: string }) =>
+    request<IssuedLinkToken>('POST', '/devices', { body }),
+  replaceLinkToken: (id: string) =>
+    request<IssuedLinkToken>('POST', `/devices/${encodeURIComponent(id)}/link-token`),
+  revokeLinkTokens: (id: string) =>
+    request<{ deviceId: string; revokedTokens: string[] }>(
+      'POST',
+      `/devices/${encodeURIComponent(id)}/link-token/revoke`,
+    ),
   call: (id: string, body: { tool: string; arguments: Record<string, unknown>; reason?: string }) =>
     request<CallCreated>('POST', `/devices/${encodeURIComponent(id)}/calls`, { body, idempotent: true }),
 };

@@ -48,10 +48,14 @@ export interface Page<T> {
 }
 
 export type DeviceStatus = 'active' | 'awaiting_activation' | 'revoked' | 'decommissioned';
+/** How a device speaks MCP: xiaozhi over MQTT, or ListenAI over its WebSocket link. */
+export type Dialect = 'xiaozhi' | 'listenai';
+export const DIALECTS: readonly Dialect[] = ['xiaozhi', 'listenai'];
 
 export interface DeviceSummary {
   id: string;
   status: DeviceStatus;
+  dialect: Dialect;
   board: string | null;
   boardName: string | null;
   firmwareVersion: string | null;
@@ -67,6 +71,7 @@ export interface DeviceFilters {
   group?: string;
   tag?: string;
   status?: DeviceStatus;
+  dialect?: Dialect;
   q?: string;
 }
 
@@ -86,7 +91,6 @@ export interface DeviceDetail extends Omit<DeviceSummary, 'lastSeenAt'> {
   /** The first 8 hex of the Client-Id's hash: the Client-Id itself is a device secret. */
   clientIdFingerprint: string;
   serialNumber: string | null;
-  dialect: string;
   otaLabel: string | null;
   connectionId: string | null;
   lastSeenAt: string | null;
@@ -127,6 +131,24 @@ export interface DeviceDetail extends Omit<DeviceSummary, 'lastSeenAt'> {
     campaignId: string | null;
     assignedAt: string;
   } | null;
+  /** ListenAI devices: the tokens issued for their link (never the secrets). */
+  linkTokens: LinkToken[];
+}
+
+export interface LinkToken {
+  id: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** A registration or a new token: the whole token is in this answer only. */
+export interface IssuedLinkToken {
+  deviceId: string;
+  token: LinkToken & { secret: string };
+  linkUrl: string;
+  revokedTokens: string[];
 }
 
 export interface Connection {

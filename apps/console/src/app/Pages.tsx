@@ -7,6 +7,7 @@ import { CampaignsPage } from '../pages/campaigns/CampaignsPage';
 import { NewCampaignPage } from '../pages/campaigns/NewCampaignPage';
 import { DevicePage } from '../pages/device/DevicePage';
 import { DevicesPage } from '../pages/devices/DevicesPage';
+import { RegisterDevicePage } from '../pages/devices/RegisterDevicePage';
 import { OverviewPage } from '../pages/overview/OverviewPage';
 import { usePathname } from './navigation';
 import { matchRoute } from './router';
@@ -19,6 +20,8 @@ export function Pages() {
       return <OverviewPage />;
     case 'devices':
       return <DevicesPage />;
+    case 'device_register':
+      return <RegisterDevicePage />;
     case 'device':
       return <DevicePage key={route.id} id={route.id} />;
     case 'call':

@@ -4,6 +4,7 @@ describe("the console's routes", () => {
   it('matches every page, decoding a MAC in the path', () => {
     expect(matchRoute('/')).toEqual({ name: 'overview' });
     expect(matchRoute('/devices')).toEqual({ name: 'devices' });
+    expect(matchRoute(paths.registerDevice())).toEqual({ name: 'device_register' });
     expect(matchRoute(paths.device('a0:85:e3:f4:49:34'))).toEqual({
       name: 'device',
       id: 'a0:85:e3:f4:49:34',

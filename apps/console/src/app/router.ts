@@ -3,6 +3,7 @@
 export type Route =
   | { name: 'overview' }
   | { name: 'devices' }
+  | { name: 'device_register' }
   | { name: 'device'; id: string }
   | { name: 'call'; id: string }
   | { name: 'approvals' }
@@ -20,7 +21,9 @@ export function matchRoute(pathname: string): Route {
     case undefined:
       return { name: 'overview' };
     case 'devices':
-      return second === undefined ? { name: 'devices' } : { name: 'device', id: second };
+      if (second === undefined) return { name: 'devices' };
+      // "register" is never a device id: ids are MACs.
+      return second === 'register' ? { name: 'device_register' } : { name: 'device', id: second };
     case 'calls':
       return second === undefined ? { name: 'not_found' } : { name: 'call', id: second };
     case 'approvals':
@@ -38,6 +41,7 @@ export function matchRoute(pathname: string): Route {
 export const paths = {
   overview: () => '/',
   devices: () => '/devices',
+  registerDevice: () => '/devices/register',
   device: (id: string) => `/devices/${encodeURIComponent(id)}`,
   call: (id: string) => `/calls/${encodeURIComponent(id)}`,
   approvals: () => '/approvals',

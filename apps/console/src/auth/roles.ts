@@ -9,6 +9,7 @@ export const LEAST_ROLE = {
   'campaign.create': 'operator',
   'campaign.steer': 'operator',
   'campaign.approve': 'operator',
+  'device.register': 'operator',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof LEAST_ROLE;
 

@@ -29,6 +29,27 @@ describe('the raw JSON-RPC exchange', () => {
     expect(exchange.reply).toEqual(prettyJson(raw));
   });
 
+  it('rebuilds a ListenAI request in its envelope, with the string id and the link ids the platform wrote', () => {
+    const exchange = rawExchange(
+      'set_volume',
+      { arguments: { value: 40 }, validation: { ok: true, errors: [] }, firmwareWouldDo: [], limits: [] },
+      { outcome: 'no_reply', jsonrpcId: 300, connectionId: 'bc272a90-35c8-4814-99e7-4a909e6305a1' },
+      'listenai',
+    );
+    expect(JSON.parse(exchange.request!)).toEqual({
+      action: 'mcp',
+      cid: 'bc272a9035c8481499e74a909e6305a1',
+      sid: '4a909e6305a1',
+      code: '0',
+      data: {
+        method: 'tools/call',
+        id: '0000000000000000000000000000012c',
+        params: { name: 'set_volume', arguments: { value: 40 } },
+      },
+      desc: 'success',
+    });
+  });
+
   it('shows no request for a call that was never sent', () => {
     expect(rawExchange('self.reboot', undefined, { outcome: 'not_sent', reason: 'rejected' })).toEqual({
       request: undefined,

@@ -1,4 +1,5 @@
 import type { ParametersPayload, ResponsePayload } from '@fleet/domain';
+import type { Dialect } from '../api/types';
 
 /** Bytes the API sent as base64 (firmware JSON can be invalid), as UTF-8 text. */
 export function decodeBase64(base64: string): string {
@@ -30,21 +31,44 @@ export interface RawExchange {
   repaired: string | undefined;
 }
 
-/** The JSON-RPC exchange of a call, from its parameters and response rows. */
+/** The JSON-RPC exchange of a call, from its parameters and response rows, in the device's dialect. */
 export function rawExchange(
   tool: string,
   parameters: ParametersPayload | undefined,
   response: ResponsePayload | undefined,
+  dialect: Dialect = 'xiaozhi',
 ): RawExchange {
   const sent = response !== undefined && response.outcome !== 'not_sent';
   const params = parameters?.sent ?? { name: tool, arguments: parameters?.arguments ?? {} };
   const request =
     sent && response.jsonrpcId !== undefined
-      ? JSON.stringify({ jsonrpc: '2.0', id: response.jsonrpcId, method: 'tools/call', params }, null, 2)
+      ? JSON.stringify(requestOf(dialect, response.jsonrpcId, params, response.connectionId), null, 2)
       : undefined;
   return {
     request,
     reply: response?.raw !== undefined ? prettyJson(decodeBase64(response.raw)) : undefined,
     repaired: response?.repaired,
   };
+}
+
+/**
+ * The request as it went out. ListenAI (listenai.md): the cloud's envelope with a string id, which the platform
+ * writes as the durable number in 32 hex digits, and cid/sid from the connection id (libs/protocol,
+ * listenai/request-ids.ts); xiaozhi: JSON-RPC in the mcp payload.
+ */
+function requestOf(
+  dialect: Dialect,
+  id: number | string,
+  params: unknown,
+  connectionId: string | undefined,
+): object {
+  if (dialect === 'xiaozhi') return { jsonrpc: '2.0', id, method: 'tools/call', params };
+  const hex = (connectionId ?? '').replace(/-/g, '');
+  const cid = /^[0-9a-f]{32}$/.test(hex) ? hex : '0'.repeat(32);
+  const data = {
+    method: 'tools/call',
+    id: typeof id === 'number' ? id.toString(16).padStart(32, '0') : id,
+    params,
+  };
+  return { action: 'mcp', cid, sid: cid.slice(20), code: '0', data, desc: 'success' };
 }

@@ -6,6 +6,7 @@ import { checkArguments } from '../policy/argument-validation';
 import { checkLimits } from '../policy/operator-limits';
 import { orderingNeeds, type OrderingNeed } from '../policy/ordering';
 import { gate } from '../policy/user-only-gate';
+import { modelRecipeFor } from '../model-readbacks/model-readbacks';
 import { recipeFor, type Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
 import type { ApprovalRecord } from './call-repository';
@@ -199,7 +200,7 @@ async function decideArguments(
   return {
     kind: 'send',
     rows: { discovery, parameters },
-    recipe: recipeFor(call.tool),
+    recipe: modelRecipeFor(ctx.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool),
     prerequisites: needs.filter(
       (n): n is Extract<OrderingNeed, { kind: 'run_first' }> => n.kind === 'run_first',
     ),

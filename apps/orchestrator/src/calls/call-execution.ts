@@ -178,13 +178,23 @@ async function readbackConclusion(
     'verify readback',
     { attributes: { 'call.id': call.id, 'verify.path': recipe.path.join('.') } },
     async (span) => {
-      const r = await readBack(ctx.link, device, recipe.path, target, recipe.settleMs, call.replyTimeoutMs);
+      const r = await readBack(
+        ctx.link,
+        device,
+        recipe.path,
+        target,
+        recipe.settleMs,
+        call.replyTimeoutMs,
+        recipe.read,
+      );
       span.setAttribute('verify.matched', r.observed === target);
       return r;
     },
   );
-  if (read.statusText)
-    rememberResult(ctx, device, { ...call, tool: 'self.get_device_status', id: call.id }, read.statusText);
+  if (read.statusText) {
+    const tool = recipe.read?.tool ?? 'self.get_device_status';
+    rememberResult(ctx, device, { ...call, tool, id: call.id }, read.statusText);
+  }
   const effect = effectRow('readback', '', {
     expected: { path: recipe.path.join('.'), value: target },
     observed: read.observed,

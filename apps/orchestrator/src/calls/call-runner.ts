@@ -1,6 +1,7 @@
 import { contextFromTraceparent, inSpan } from '@fleet/telemetry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { LeaseLostError } from '../evidence/commit-queue';
+import { modelRecipeFor } from '../model-readbacks/model-readbacks';
 import { recipeFor } from '../verification/recipes';
 import { decide } from './call-decision';
 import { execute, verifyRebootLike, type SendPlan } from './call-execution';
@@ -126,7 +127,7 @@ export class CallRunner {
 
   /** After a takeover (or a wake while verifying): the request may have gone out; only the effect can tell. */
   private async resume(call: CallRecord, device: DeviceRuntime): Promise<void> {
-    const recipe = recipeFor(call.tool);
+    const recipe = modelRecipeFor(this.ctx.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool);
     if (recipe.kind === 'reboot' || recipe.kind === 'upgrade') {
       const window =
         recipe.kind === 'upgrade' ? this.ctx.config.UPGRADE_VERIFY_MS : this.ctx.config.REBOOT_VERIFY_MS;

@@ -14,7 +14,9 @@ export interface StrayReply {
 export interface Exchange {
   request: McpRequest;
   jsonrpcId: number;
-  /** The device's MQTT connection the request went out on: the only one whose reply pairs. */
+  /** The id as written on the wire where it differs from jsonrpcId (ListenAI's string ids). */
+  wireId?: string;
+  /** The device's connection the request went out on: the only one whose reply pairs. */
   connectionId: string | undefined;
   sentAt: Date;
   outcome:
@@ -38,6 +40,7 @@ export function exchangeRecord(exchange: Exchange): Record<string, unknown> {
   const base = {
     method: exchange.request.method,
     jsonrpcId: exchange.jsonrpcId,
+    ...(exchange.wireId !== undefined ? { wireId: exchange.wireId } : {}),
     connectionId: exchange.connectionId,
     sentAt: exchange.sentAt.toISOString(),
     ...(exchange.strays?.length ? { strays: strayRecords(exchange) } : {}),

@@ -48,7 +48,8 @@ export async function subscribeFleet(
         bytes: Buffer.from(wrapper.value.bytes),
         traceparent: wrapper.value.traceparent,
       },
-      device.dialect,
+      // The broker names the dialect of the bytes (DESIGN §3): the ListenAI link says so, MQTT is xiaozhi.
+      wrapper.value.dialect ?? 'xiaozhi',
     );
   });
   // Subscribed on every (re)connect: the session is clean, so the broker forgets subscriptions with the connection.

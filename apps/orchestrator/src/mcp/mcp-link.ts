@@ -1,13 +1,8 @@
 import type { MqttClient } from 'mqtt';
-import {
-  decodeMcpReply,
-  deviceP2pTopic,
-  encodeMcpRequest,
-  type Dialect,
-  type McpRequest,
-} from '@fleet/protocol';
+import { decodeMcpReply, deviceP2pTopic, type Dialect, type McpRequest } from '@fleet/protocol';
 import { inSpan, linkTo, type Logger } from '@fleet/telemetry';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
+import { durableIdOf, encodeRequestFor, wireIdFor } from './dialect-wire';
 import type { Exchange, StrayReply } from './exchange';
 import type { MalformedInputs } from './malformed-inputs';
 import type { RpcIds } from './rpc-ids';
@@ -71,10 +66,7 @@ export class McpLink {
     request: McpRequest & { id: number },
     timeoutMs: number,
   ): Promise<Exchange> {
-    // DESIGN §4: ListenAI lives in the protocol lib and the simulator; its device transport comes later.
-    if (device.dialect !== 'xiaozhi') throw new Error(`no transport for ${device.dialect} devices yet`);
-    // xiaozhi §2.2: the device does not check session_id on mcp messages; "" is what it sends while idle.
-    const encoded = encodeMcpRequest({ dialect: 'xiaozhi', sessionId: '' }, request);
+    const encoded = encodeRequestFor(device, request);
     if (!encoded.ok) throw new Error(`cannot encode request: ${encoded.error.message}`);
     // DESIGN §2 / issue 8: the device leg of the trace, keyed by the JSON-RPC id.
     return inSpan(
@@ -89,7 +81,9 @@ export class McpLink {
         },
       },
       async (span) => {
+        const wireId = wireIdFor(device.dialect, request.id);
         const exchange = await this.send(device, request, encoded.value, timeoutMs);
+        if (typeof wireId === 'string') exchange.wireId = wireId;
         span.setAttribute('mcp.outcome', exchange.outcome.kind);
         if (exchange.strays?.length) span.setAttribute('mcp.stray_replies', exchange.strays.length);
         const uplinkTrace =
@@ -160,20 +154,21 @@ export class McpLink {
   receive(uplink: UplinkBytes, dialect: Dialect): void {
     if (uplink.traceparent) this.uplinkTraces.set(uplink.bytes, uplink.traceparent);
     const decoded = decodeMcpReply(dialect, uplink.bytes);
-    const id = decoded.ok ? decoded.value.id : decoded.error.id;
-    const entry = typeof id === 'number' ? this.pending.get(keyOf(uplink.mac, id)) : undefined;
+    const wireId = decoded.ok ? decoded.value.id : decoded.error.id;
+    const id = durableIdOf(dialect, wireId);
+    const entry = id !== undefined ? this.pending.get(keyOf(uplink.mac, id)) : undefined;
     if (!decoded.ok) this.metrics.malformedInput.inc({ kind: decoded.error.kind });
     if (entry && (entry.connectionId === undefined || entry.connectionId !== uplink.connectionId)) {
       this.stray(entry, uplink, id as number);
       return;
     }
     if (!entry) {
-      this.metrics.unpairedReplies.inc({ reason: typeof id === 'number' ? 'unknown_id' : 'no_id' });
+      this.metrics.unpairedReplies.inc({ reason: wireId !== undefined ? 'unknown_id' : 'no_id' });
       this.malformed.record({
         deviceId: uplink.mac,
         connectionId: uplink.connectionId,
         kind: decoded.ok ? 'unpaired_reply' : decoded.error.kind,
-        error: decoded.ok ? `no request waits for id ${String(id)}` : decoded.error.message,
+        error: decoded.ok ? `no request waits for id ${JSON.stringify(wireId)}` : decoded.error.message,
         raw: uplink.bytes,
       });
       return;
@@ -191,7 +186,7 @@ export class McpLink {
       return;
     }
     clearTimeout(entry.timer);
-    this.pending.delete(keyOf(uplink.mac, id as number));
+    this.pending.delete(keyOf(uplink.mac, id!));
     entry.resolve(outcome);
   }
 

@@ -84,6 +84,15 @@ function typeErrors(
       if (maximum !== undefined && value > maximum)
         return [`argument "${name}" is above its maximum ${maximum}`];
       return [];
+    case 'number':
+      // ListenAI tools declare `number` (seed 002's set_volume): any finite number, within its bounds.
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return [`argument "${name}" must be a number, got ${describe(value)}`];
+      if (minimum !== undefined && value < minimum)
+        return [`argument "${name}" is below its minimum ${minimum}`];
+      if (maximum !== undefined && value > maximum)
+        return [`argument "${name}" is above its maximum ${maximum}`];
+      return [];
     case 'boolean':
       return typeof value === 'boolean'
         ? []

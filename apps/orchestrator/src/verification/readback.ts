@@ -5,6 +5,8 @@ import type { McpLink } from '../mcp/mcp-link';
 import { toolOutcomeOf } from '../calls/response-rows';
 import { readStatusValue } from './recipes';
 
+const STATUS_READ = { tool: 'self.get_device_status', arguments: {} };
+
 export interface ReadbackResult {
   observed: unknown;
   statusText: string | undefined;
@@ -12,7 +14,7 @@ export interface ReadbackResult {
 }
 
 /**
- * Reads `self.get_device_status` until the value at `path` equals the target or `settleMs` has passed (the
+ * Reads `self.get_device_status` (or the model's read tool) until the value at `path` equals the target or `settleMs` has passed (the
  * backlight ramps), at least once. Each read has its own durable JSON-RPC id.
  */
 export async function readBack(
@@ -22,6 +24,7 @@ export async function readBack(
   target: unknown,
   settleMs: number,
   timeoutMs: number,
+  read: { tool: string; arguments: Record<string, unknown> } = STATUS_READ,
 ): Promise<ReadbackResult> {
   const until = Date.now() + settleMs;
   const exchanges: Exchange[] = [];
@@ -31,7 +34,7 @@ export async function readBack(
     const id = await link.allocateId(device.mac);
     const exchange = await link.exchange(
       { mac: device.mac, dialect: device.dialect, connectionId: device.connectionId },
-      { ...mcpRequests.toolsCall(id, 'self.get_device_status', {}), id },
+      { ...mcpRequests.toolsCall(id, read.tool, read.arguments), id },
       timeoutMs,
     );
     exchanges.push(exchange);

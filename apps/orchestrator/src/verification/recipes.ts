@@ -2,7 +2,14 @@ import { SYSTEM_REBOOT_TOOL } from '@fleet/domain';
 
 /** How a tool's effect is checked (DESIGN §5; extensible: add a line here). */
 export type Recipe =
-  | { kind: 'readback'; path: readonly string[]; argument: string; settleMs: number }
+  | {
+      kind: 'readback';
+      path: readonly string[];
+      argument: string;
+      settleMs: number;
+      /** The read tool; self.get_device_status unless a model's readback says otherwise. */
+      read?: { tool: string; arguments: Record<string, unknown> };
+    }
   | { kind: 'reboot' }
   | { kind: 'upgrade' }
   | { kind: 'read_only' }

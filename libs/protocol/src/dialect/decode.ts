@@ -1,5 +1,5 @@
 import { readJsonObject, type JsonReadErrorKind } from '../json/read-json-object';
-import { listenAiDownSchema, listenAiUpSchema } from '../listenai/envelope';
+import { listenAiDownSchema, listenAiIdNearStart, listenAiUpSchema } from '../listenai/envelope';
 import { assertNever, err, ok, type ProtocolError, type Result } from '../result';
 import { describeZodError } from '../zod-issues';
 import {
@@ -73,9 +73,15 @@ export function decodeMcpReply(
     }
     case 'listenai': {
       const json = readJsonObject(input, max);
-      if (!json.ok) return json;
+      const nearId = () => {
+        const id = listenAiIdNearStart(input);
+        return id === undefined ? {} : { id };
+      };
+      if (!json.ok) return err({ ...json.error, ...nearId() });
       const up = listenAiUpSchema.safeParse(json.value);
-      if (!up.success) return err({ kind: 'invalid_reply', message: describeZodError(up.error) });
+      if (!up.success) {
+        return err({ kind: 'invalid_reply', message: describeZodError(up.error), ...nearId() });
+      }
       // listenAiUpSchema already refused a reply with neither result nor error
       const outcome = outcomeOf(up.data.result, up.data.error)!;
       return ok({

@@ -2,6 +2,7 @@ import { toCJson } from '../json/cjson-convert';
 import { printCJson } from '../json/cjson-print';
 import { INT32_MAX, INT32_MIN } from '../json/cjson-value';
 import { encodeListenAiDown, encodeListenAiUp } from '../listenai/envelope';
+import { listenAiParams } from '../listenai/request-params';
 import { firmwareErrorReply, firmwareResultReply } from '../mcp/firmware/replies';
 import { assertNever, err, ok, type ProtocolError, type Result } from '../result';
 import { deviceMessage } from '../xiaozhi/device-message-builders';
@@ -31,17 +32,19 @@ export function encodeMcpRequest(
       };
       return ok(encodeServerMessage({ session_id: link.sessionId, type: 'mcp', payload }));
     }
-    case 'listenai':
+    case 'listenai': {
       if (id !== undefined && typeof id !== 'string') return badId(id, 'a string');
+      const params = listenAiParams(message.method, message.params);
       return ok(
         encodeListenAiDown({
           cid: link.cid,
           sid: link.sid,
           method: message.method,
           ...(id !== undefined ? { id } : {}),
-          ...(message.params ? { params: message.params } : {}),
+          ...(params ? { params } : {}),
         }),
       );
+    }
     default:
       return assertNever(link, 'link');
   }

@@ -49,6 +49,17 @@ describe('both dialects through the one model', () => {
     );
   });
 
+  it('writes tools/list for ListenAI as its cloud does: cursor "" first, no withUserTools', () => {
+    const first = unwrap(encodeMcpRequest(listenai, mcpRequests.toolsList('a', { withUserTools: true })));
+    expect(JSON.parse(first).data).toEqual({ method: 'tools/list', id: 'a', params: { cursor: '' } });
+    const next = unwrap(encodeMcpRequest(listenai, mcpRequests.toolsList('b', { cursor: 'page_2_token' })));
+    expect(JSON.parse(next).data.params).toEqual({ cursor: 'page_2_token' });
+    const init = unwrap(
+      encodeMcpRequest(listenai, mcpRequests.initialize('c', { vision: { url: 'http://v' } })),
+    );
+    expect(JSON.parse(init).data.params.capabilities).toEqual({ vision: { url: 'http://v', token: '' } });
+  });
+
   it.each([
     [xiaozhi, 'x', 'invalid_id'],
     [xiaozhi, 2 ** 31, 'invalid_id'],
@@ -192,6 +203,19 @@ describe('both dialects through the one model', () => {
     expect(decodeMcpReply('listenai', '{"id":1,"action":"mcp","result":{}}')).toMatchObject({
       ok: false,
       error: { kind: 'invalid_reply' },
+    });
+  });
+
+  it('keeps the id of a ListenAI reply cut short, so its bytes can be paired with their request', () => {
+    const id = '0000000000000000000000000000002a';
+    const broken = `{"id":"${id}","action":"mcp","method":"tools/call","result":{"content":[{"type":"te`;
+    expect(decodeMcpReply('listenai', broken)).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_json', id },
+    });
+    expect(decodeMcpReply('listenai', 'garbage')).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_json' },
     });
   });
 });

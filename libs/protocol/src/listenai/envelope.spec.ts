@@ -1,4 +1,11 @@
-import { encodeListenAiDown, encodeListenAiUp, listenAiDownSchema, listenAiUpSchema } from './envelope';
+import {
+  encodeListenAiDown,
+  encodeListenAiUp,
+  listenAiActionOf,
+  listenAiDownSchema,
+  listenAiUpSchema,
+  readListenAiDown,
+} from './envelope';
 
 describe('the ListenAI envelope', () => {
   it('reads the seed example in both directions', () => {
@@ -41,5 +48,25 @@ describe('the ListenAI envelope', () => {
   it('refuses an upward message with neither result nor error, or a numeric id', () => {
     expect(listenAiUpSchema.safeParse({ id: 'x', action: 'mcp' }).success).toBe(false);
     expect(listenAiUpSchema.safeParse({ id: 1, action: 'mcp', result: {} }).success).toBe(false);
+  });
+});
+
+describe('the ListenAI envelope at the link', () => {
+  it('reads a platform downlink and refuses a xiaozhi one', () => {
+    const down = encodeListenAiDown({ cid: 'c', sid: 's', method: 'tools/list', id: 'i', params: {} });
+    expect(readListenAiDown(down)).toMatchObject({ ok: true, value: { data: { method: 'tools/list' } } });
+    expect(readListenAiDown('{"session_id":"","type":"mcp","payload":{}}')).toMatchObject({
+      ok: false,
+      error: { kind: 'not_listenai' },
+    });
+    expect(readListenAiDown('{')).toMatchObject({ ok: false, error: { kind: 'invalid_json' } });
+  });
+
+  it('finds the action of an uplink near its start, without parsing it', () => {
+    expect(listenAiActionOf(Buffer.from('{"id":"x","action":"mcp","method":"tools/list","result":{'))).toBe(
+      'mcp',
+    );
+    expect(listenAiActionOf(Buffer.from('{"action":"asr","text":"hi"}'))).toBe('asr');
+    expect(listenAiActionOf(Buffer.from('not json'))).toBeUndefined();
   });
 });

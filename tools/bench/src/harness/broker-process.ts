@@ -28,7 +28,7 @@ export interface BrokerProcessOptions {
 
 export interface BrokerProcess {
   pid: number;
-  ports: { mqtt: number; http: number; udp: number; ws: number };
+  ports: { mqtt: number; http: number; udp: number; ws: number; link: number };
   httpUrl: string;
   metricsUrl: string;
   serviceSecret: string;
@@ -73,6 +73,7 @@ export async function startBrokerProcess(o: BrokerProcessOptions): Promise<Broke
       MQTT_WS_PORT: '0',
       HTTP_PORT: '0',
       UDP_PORT: '0',
+      LINK_PORT: '0',
       BROKER_CLUSTER: String(o.cluster),
       DEVICE_SIGNING_KEYS: randomBytes(24).toString('hex'),
       EFUSE_WRAPPING_KEYS: randomBytes(32).toString('hex'),

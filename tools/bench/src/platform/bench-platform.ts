@@ -32,6 +32,8 @@ export interface PlatformOptions {
   adminApi?: boolean;
   /** How long each phase waits for other people's work on the machine to calm down before it measures. */
   quietWaitMs: number;
+  /** Another simulated fleet than xiaozhi devices on the broker's OTA and MQTT (the ListenAI fleet). */
+  startFleet?: (ctx: { broker: BrokerProcess; sql: Client }) => Promise<SimFleet>;
 }
 
 export interface BenchPlatform {
@@ -113,13 +115,15 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
       const started = api;
       stops.push(() => started.stop());
     }
-    const fleet = await forkSimFleet({
-      count: o.devices,
-      otaUrl: `${broker.httpUrl}/xiaozhi/ota/`,
-      bootsPerSecond: o.bootsPerSecond,
-      macPrefix: o.macPrefix,
-      ...(o.timings ? { timings: o.timings } : {}),
-    });
+    const fleet = o.startFleet
+      ? await o.startFleet({ broker, sql })
+      : await forkSimFleet({
+          count: o.devices,
+          otaUrl: `${broker.httpUrl}/xiaozhi/ota/`,
+          bootsPerSecond: o.bootsPerSecond,
+          macPrefix: o.macPrefix,
+          ...(o.timings ? { timings: o.timings } : {}),
+        });
     // The fleet stops first: devices gone, the services have nothing left in flight.
     stops.push(() => fleet.stop());
     const pids: Pids = {

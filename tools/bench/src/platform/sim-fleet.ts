@@ -3,22 +3,30 @@ import { join } from 'node:path';
 import type { FleetSummary } from '@fleet/device-sim';
 import { nextMessage, stopChild } from '../harness/child-process';
 import type { FleetProcessCommand, FleetProcessMessage, FleetProcessOptions } from '../load/fleet-process';
+import type { ListenAiFleetProcessOptions } from '../load/listenai-fleet-process';
+
+/** What every simulated fleet reports (a ListenAI fleet has no boots or check-ins; it says what it can). */
+export type SimFleetSummary = Pick<FleetSummary, 'devices' | 'connected'> & Partial<FleetSummary>;
 
 export interface SimFleet {
   pid: number;
   /** The fleet's latest progress report (every 200 ms once started). */
-  readonly summary: FleetSummary | undefined;
+  readonly summary: SimFleetSummary | undefined;
   start(): void;
   stop(): Promise<void>;
 }
 
-/** The simulated fleet in its own process (load/fleet-process.ts), so its CPU is counted apart. */
-export async function forkSimFleet(options: FleetProcessOptions): Promise<SimFleet> {
-  const child: ChildProcess = fork(join(__dirname, '../load/fleet-process.js'), [JSON.stringify(options)], {
-    execArgv: [],
-  });
-  let summary: FleetSummary | undefined;
-  child.on('message', (m: FleetProcessMessage) => {
+/**
+ * The simulated fleet in its own process (load/fleet-process.ts, or another fleet script speaking the same
+ * messages, such as load/listenai-fleet-process.ts), so its CPU is counted apart.
+ */
+export async function forkSimFleet(
+  options: FleetProcessOptions | ListenAiFleetProcessOptions,
+  script = '../load/fleet-process.js',
+): Promise<SimFleet> {
+  const child: ChildProcess = fork(join(__dirname, script), [JSON.stringify(options)], { execArgv: [] });
+  let summary: SimFleetSummary | undefined;
+  child.on('message', (m: FleetProcessMessage | { type: 'progress'; summary: SimFleetSummary }) => {
     if (m.type === 'progress') summary = m.summary;
   });
   const command = (c: FleetProcessCommand) => child.send(c);

@@ -3,6 +3,7 @@ import type { FaultKnobs } from '../device/faults';
 import type { ImageCrash } from '../firmware/flash-slots';
 
 export interface CliOptions {
+  readonly dialect: 'xiaozhi' | 'listenai';
   readonly devices: number;
   readonly otaUrl: string | undefined;
   /** Start a local OTA server that sends devices to this MQTT host:port. */
@@ -25,9 +26,18 @@ export interface CliOptions {
   /** Print the devices' serial,key CSV (for POST /api/v1/serial-keys) and exit. */
   readonly printEfuseCsv: boolean;
   readonly faults: Partial<FaultKnobs>;
+  /** ListenAI: the link (one URL or several, tried in turn), tokens by MAC, registration, tools per page. */
+  readonly listenai: {
+    readonly linkUrls: readonly string[];
+    readonly tokensFile: string | undefined;
+    readonly registerAt: string | undefined;
+    readonly model: string;
+    readonly pageSize: number;
+  };
 }
 
 export const USAGE = `Usage: npm run sim -- --devices N (--ota-url URL | --local-ota HOST:PORT) [options]
+       npm run sim -- --dialect listenai --devices N --link-url URL (--tokens-file PATH | --register API_URL)
 
 Devices:
   --devices N              how many devices (default 1)
@@ -51,6 +61,14 @@ Devices:
   --print-efuse-csv        print those serials and keys as the CSV an admin imports (POST /api/v1/serial-keys)
                            and exit
 
+ListenAI devices (seed 002) over the platform's WebSocket link:
+  --dialect D              xiaozhi (default: MQTT, as above) or listenai
+  --link-url URL[,URL]     the broker's link, e.g. ws://127.0.0.1:8086 (several: tried in turn on reconnect)
+  --tokens-file PATH       the devices' link tokens, JSON {"<mac>": "<token>"}; read, and written by --register
+  --register API_URL       register the devices without a token through the admin API (key in FLEET_API_KEY)
+  --model M                the model registered devices get (default arcs-mini)
+  --page-size N            tools per tools/list page (default 3: two pages)
+
 Faults (fleet-wide; change them later by writing {"faults":{...}} lines to stdin):
   --drop-replies P         drop this share of MCP replies (0..1)
   --delay-replies MS       delay every MCP reply on the main task
@@ -62,6 +80,12 @@ Faults (fleet-wide; change them later by writing {"faults":{...}} lines to stdin
 `;
 
 const OPTIONS = {
+  dialect: { type: 'string', default: 'xiaozhi' },
+  'link-url': { type: 'string' },
+  'tokens-file': { type: 'string' },
+  register: { type: 'string' },
+  model: { type: 'string', default: 'arcs-mini' },
+  'page-size': { type: 'string', default: '3' },
   devices: { type: 'string', default: '1' },
   'ota-url': { type: 'string' },
   'local-ota': { type: 'string' },
@@ -116,12 +140,36 @@ export function parseCliOptions(
     if (values['print-efuse-csv'] && values['efuse-seed'] === undefined) {
       throw new Error('--print-efuse-csv needs --efuse-seed SEED');
     }
-    if (!values['print-efuse-csv'] && values['ota-url'] === undefined && values['local-ota'] === undefined) {
+    const dialect = values.dialect;
+    if (dialect !== 'xiaozhi' && dialect !== 'listenai')
+      throw new Error('--dialect must be xiaozhi or listenai');
+    if (
+      dialect === 'xiaozhi' &&
+      !values['print-efuse-csv'] &&
+      values['ota-url'] === undefined &&
+      values['local-ota'] === undefined
+    ) {
       throw new Error('give --ota-url URL or --local-ota HOST:PORT');
+    }
+    const linkUrls = (values['link-url'] ?? '').split(',').filter(Boolean);
+    if (dialect === 'listenai') {
+      if (linkUrls.length === 0) throw new Error('give --link-url URL for ListenAI devices');
+      for (const url of linkUrls)
+        if (!/^wss?:\/\//.test(url)) throw new Error(`--link-url must be ws:// or wss://, not ${url}`);
+      if (!values['tokens-file'] && !values.register)
+        throw new Error('give --tokens-file PATH or --register API_URL');
     }
     return {
       ok: true,
       options: {
+        dialect,
+        listenai: {
+          linkUrls,
+          tokensFile: values['tokens-file'],
+          registerAt: values.register,
+          model: values.model,
+          pageSize: int('page-size', values['page-size'], 1),
+        },
         devices: int('devices', values.devices, 1),
         otaUrl: values['ota-url'],
         localOta: values['local-ota'] === undefined ? undefined : hostPort(values['local-ota']),

@@ -1,5 +1,5 @@
 import { campaignsApi } from '../../api/campaigns-api';
-import type { CampaignAction, CampaignSelector } from '../../api/types';
+import { DIALECTS, type CampaignAction, type CampaignSelector } from '../../api/types';
 import { Card } from '../../components/Card';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useAsync } from '../../hooks/useAsync';
@@ -59,6 +59,21 @@ export function SelectorFields({ form, update, selector, action }: Props) {
             <option value="">{t('devices.any_presence')}</option>
             <option value="true">{t('device.online')}</option>
             <option value="false">{t('device.offline')}</option>
+          </select>
+        </label>
+        <label>
+          {t('device.dialect')}
+          <select
+            name="dialect"
+            value={form.dialect}
+            onChange={(e) => update({ dialect: e.target.value as CampaignForm['dialect'] })}
+          >
+            <option value="">{t('devices.any_dialect')}</option>
+            {DIALECTS.map((d) => (
+              <option key={d} value={d}>
+                {t(`dialect.${d}`)}
+              </option>
+            ))}
           </select>
         </label>
         <label>

@@ -12,9 +12,16 @@ describe('the campaign form', () => {
         board: ' bread ',
         groups: 'lobby, hall',
         online: 'true',
+        dialect: 'listenai',
         deviceIds: 'A0:85:E3:F4:49:34\n',
       }),
-    ).toEqual({ board: 'bread', groups: ['lobby', 'hall'], online: true, deviceIds: ['a0:85:e3:f4:49:34'] });
+    ).toEqual({
+      board: 'bread',
+      groups: ['lobby', 'hall'],
+      online: true,
+      dialect: 'listenai',
+      deviceIds: ['a0:85:e3:f4:49:34'],
+    });
   });
 
   it('refuses arguments that are not a JSON object, and a tool without a name', () => {

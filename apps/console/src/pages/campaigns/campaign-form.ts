@@ -1,5 +1,5 @@
 import type { CampaignDraft } from '../../api/campaigns-api';
-import type { CampaignAction, CampaignSelector } from '../../api/types';
+import type { CampaignAction, CampaignSelector, Dialect } from '../../api/types';
 
 /** The campaign form as typed: text fields, turned into a spec by `draftOf`. */
 export interface CampaignForm {
@@ -9,6 +9,7 @@ export interface CampaignForm {
   groups: string;
   tags: string;
   online: '' | 'true' | 'false';
+  dialect: '' | Dialect;
   deviceIds: string;
   actionKind: CampaignAction['kind'];
   tool: string;
@@ -32,6 +33,7 @@ export const EMPTY_FORM: CampaignForm = {
   groups: '',
   tags: '',
   online: '',
+  dialect: '',
   deviceIds: '',
   actionKind: 'tool',
   tool: '',
@@ -62,6 +64,7 @@ export function selectorOf(f: CampaignForm): CampaignSelector | undefined {
   if (list(f.groups).length) s.groups = list(f.groups);
   if (list(f.tags).length) s.tags = list(f.tags);
   if (f.online) s.online = f.online === 'true';
+  if (f.dialect) s.dialect = f.dialect;
   if (list(f.deviceIds).length) s.deviceIds = list(f.deviceIds).map((id) => id.toLowerCase());
   return Object.keys(s).length > 0 ? s : undefined;
 }

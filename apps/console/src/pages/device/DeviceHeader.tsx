@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { DeviceDetail } from '../../api/types';
 import { Badge } from '../../components/Badge';
 import { Facts } from '../../components/Facts';
@@ -6,6 +7,12 @@ import { useI18n } from '../../i18n/i18n';
 
 export function DeviceHeader({ device }: { device: DeviceDetail }) {
   const { t } = useI18n();
+  const clientId: [ReactNode, ReactNode] = [
+    t('device.client_id'),
+    <span className="mono" data-testid="device-client-id" title={t('device.client_id_hint')}>
+      {device.clientIdFingerprint}…
+    </span>,
+  ];
   return (
     <header className="page-head">
       <h1>
@@ -24,13 +31,10 @@ export function DeviceHeader({ device }: { device: DeviceDetail }) {
             `${device.board ?? '—'}${device.boardName && device.boardName !== device.board ? ` (${device.boardName})` : ''}`,
           ],
           [t('device.firmware'), <span data-testid="device-firmware">{device.firmwareVersion ?? '—'}</span>],
+          [t('device.dialect'), <span data-testid="device-dialect">{t(`dialect.${device.dialect}`)}</span>],
           [t('device.chip'), device.chipModel ?? '—'],
-          [
-            t('device.client_id'),
-            <span className="mono" data-testid="device-client-id" title={t('device.client_id_hint')}>
-              {device.clientIdFingerprint}…
-            </span>,
-          ],
+          // A ListenAI device has no Client-Id of its own: its link token identifies it.
+          ...(device.dialect === 'xiaozhi' ? [clientId] : []),
           [t('device.last_seen'), <Ago at={device.lastSeenAt} />],
           [t('device.last_boot'), <DateTime at={device.lastBootAt} />],
           [

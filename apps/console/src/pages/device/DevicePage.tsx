@@ -10,6 +10,7 @@ import { CatalogVersions } from './CatalogVersions';
 import { DeviceHeader } from './DeviceHeader';
 import { IdentityChanges } from './IdentityChanges';
 import { LastStatus } from './LastStatus';
+import { LinkTokens } from './LinkTokens';
 import { PresenceHistory } from './PresenceHistory';
 import { ToolCatalog } from './ToolCatalog';
 
@@ -32,7 +33,8 @@ export function DevicePage({ id }: { id: string }) {
         <CallTimeline deviceId={id} />
       </div>
       <ErrorNote error={catalog.error} />
-      {catalog.data && <ToolCatalog catalog={catalog.data} />}
+      {catalog.data && <ToolCatalog catalog={catalog.data} dialect={device.data.dialect} />}
+      {device.data.dialect === 'listenai' && <LinkTokens device={device.data} onChange={device.reload} />}
       <div className="grid two">
         <PresenceHistory deviceId={id} />
         <CatalogVersions deviceId={id} />

@@ -1,11 +1,11 @@
-import type { DeviceCatalog, Tool } from '../../api/types';
+import type { DeviceCatalog, Dialect, Tool } from '../../api/types';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
 import { useI18n } from '../../i18n/i18n';
 import { SchemaTable } from './SchemaTable';
 
 /** Every tool the device declared, user-only ones marked, with its schema readable; then the ordering rules. */
-export function ToolCatalog({ catalog }: { catalog: DeviceCatalog }) {
+export function ToolCatalog({ catalog, dialect }: { catalog: DeviceCatalog; dialect: Dialect }) {
   const { t } = useI18n();
   return (
     <Card
@@ -18,6 +18,12 @@ export function ToolCatalog({ catalog }: { catalog: DeviceCatalog }) {
         )
       }
     >
+      {/* DESIGN §4: ListenAI tools declare no audience, so nothing is user-only by the device's word. */}
+      {dialect === 'listenai' && (
+        <p className="note" data-testid="audience-note">
+          {t('tool.no_audience_note')}
+        </p>
+      )}
       <div className="tool-list" data-testid="tool-catalog">
         {[...catalog.tools, ...catalog.platformTools].map((tool) => (
           <ToolEntry key={tool.name} tool={tool} platform={tool.position < 0} />

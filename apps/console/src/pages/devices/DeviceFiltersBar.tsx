@@ -1,4 +1,4 @@
-import type { DeviceFilters, DeviceStatus } from '../../api/types';
+import { DIALECTS, type DeviceFilters, type DeviceStatus, type Dialect } from '../../api/types';
 import { useI18n } from '../../i18n/i18n';
 import { useFleetFacets } from './useFleetFacets';
 
@@ -70,6 +70,18 @@ export function DeviceFiltersBar({
         value={filters.tag ?? ''}
         onChange={(e) => set('tag', e.target.value)}
       />
+      <select
+        aria-label={t('device.dialect')}
+        value={filters.dialect ?? ''}
+        onChange={(e) => set('dialect', e.target.value as Dialect | '')}
+      >
+        <option value="">{t('devices.any_dialect')}</option>
+        {DIALECTS.map((d) => (
+          <option key={d} value={d}>
+            {t(`dialect.${d}`)}
+          </option>
+        ))}
+      </select>
       <select
         aria-label={t('device.status')}
         value={filters.status ?? ''}

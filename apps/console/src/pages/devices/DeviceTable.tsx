@@ -34,6 +34,7 @@ export function DeviceTable({ pages }: { pages: DevicePages }) {
       <div className="device-row head" role="row">
         <span role="columnheader">{t('device.id')}</span>
         <span role="columnheader">{t('devices.presence')}</span>
+        <span role="columnheader">{t('device.dialect')}</span>
         <span role="columnheader">{t('device.board')}</span>
         <span role="columnheader">{t('device.firmware')}</span>
         <span role="columnheader">{t('device.chip')}</span>
@@ -69,6 +70,9 @@ export function DeviceTable({ pages }: { pages: DevicePages }) {
                     <span role="cell">
                       <span className={`dot ${device.online ? 'on' : 'off'}`} />{' '}
                       {device.online ? t('device.online') : t('device.offline')}
+                    </span>
+                    <span role="cell" data-testid="device-dialect">
+                      {t(`dialect.${device.dialect}`)}
                     </span>
                     <span role="cell" title={device.boardName ?? undefined}>
                       {device.board ?? '—'}

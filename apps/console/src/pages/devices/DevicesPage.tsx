@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { DeviceFilters } from '../../api/types';
+import { Link } from '../../app/navigation';
+import { paths } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';
+import { IfCan } from '../../components/Gated';
 import { useI18n } from '../../i18n/i18n';
 import { filtersFromSearch, filtersToSearch } from './device-filters';
 import { DeviceFiltersBar } from './DeviceFiltersBar';
@@ -18,7 +21,14 @@ export function DevicesPage() {
   const pages = useDevicePages(settled);
   return (
     <div data-page="devices">
-      <h1>{t('devices.title')}</h1>
+      <header className="page-head row">
+        <h1>{t('devices.title')}</h1>
+        <IfCan action="device.register">
+          <Link to={paths.registerDevice()} className="button" data-testid="register-device">
+            {t('devices.register')}
+          </Link>
+        </IfCan>
+      </header>
       <DeviceFiltersBar filters={filters} onChange={setFilters} />
       <p className="muted" data-testid="device-count">
         {pages.hasMore

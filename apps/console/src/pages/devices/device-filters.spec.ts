@@ -10,7 +10,8 @@ describe('device filters in the address bar', () => {
       status: 'revoked',
       q: 'a0:85',
     });
-    expect(filtersFromSearch('?online=maybe&status=lost')).toEqual({});
+    expect(filtersFromSearch('?online=maybe&status=lost&dialect=zigbee')).toEqual({});
+    expect(filtersFromSearch('?dialect=listenai')).toEqual({ dialect: 'listenai' });
   });
 
   it('writes back what it reads', () => {

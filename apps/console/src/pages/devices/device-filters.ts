@@ -1,4 +1,4 @@
-import type { DeviceFilters, DeviceStatus } from '../../api/types';
+import { DIALECTS, type Dialect, type DeviceFilters, type DeviceStatus } from '../../api/types';
 
 const STATUSES: readonly DeviceStatus[] = ['active', 'awaiting_activation', 'revoked', 'decommissioned'];
 
@@ -8,6 +8,7 @@ export function filtersFromSearch(search: string): DeviceFilters {
   const text = (name: string) => p.get(name)?.trim() || undefined;
   const online = p.get('online');
   const status = p.get('status');
+  const dialect = p.get('dialect');
   return dropEmpty({
     q: text('q'),
     online: online === 'true' ? true : online === 'false' ? false : undefined,
@@ -16,6 +17,7 @@ export function filtersFromSearch(search: string): DeviceFilters {
     group: text('group'),
     tag: text('tag'),
     status: STATUSES.includes(status as DeviceStatus) ? (status as DeviceStatus) : undefined,
+    dialect: DIALECTS.includes(dialect as Dialect) ? (dialect as Dialect) : undefined,
   });
 }
 

@@ -6,11 +6,14 @@ export interface OpsRoutesOptions {
   registry: Registry;
 }
 
-/** `GET /healthz` (200 when every real dependency answers, 503 with the reasons otherwise) and `GET /metrics`. */
+/**
+ * `GET /healthz` (200 when every real dependency answers, 503 with the reasons otherwise; 200 with status
+ * `degraded` when only something the service can work without is missing) and `GET /metrics`.
+ */
 export function registerOpsRoutes(app: FastifyInstance, { checks, registry }: OpsRoutesOptions): void {
   app.get('/healthz', async (_request, reply) => {
     const report = await runHealthChecks(checks);
-    return reply.code(report.ok ? 200 : 503).send({ status: report.ok ? 'ok' : 'unhealthy', ...report });
+    return reply.code(report.ok ? 200 : 503).send(report);
   });
   app.get('/metrics', async (_request, reply) => {
     return reply.header('content-type', registry.contentType).send(await registry.metrics());

@@ -23,7 +23,7 @@ export class HealthController {
   @Get('healthz')
   async health(@Res() reply: FastifyReply): Promise<void> {
     const report = await runHealthChecks(this.checks);
-    await reply.code(report.ok ? 200 : 503).send({ status: report.ok ? 'ok' : 'unhealthy', ...report });
+    await reply.code(report.ok ? 200 : 503).send(report);
   }
 
   @Get('metrics')

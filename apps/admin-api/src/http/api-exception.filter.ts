@@ -2,6 +2,10 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '@fleet/telemetry';
 import { ApiError } from './api-error';
+import { unavailableDependency, type Dependency } from './dependency-errors';
+
+/** Seconds a client is told to wait before trying again while a dependency is down. */
+export const RETRY_AFTER_S = 5;
 
 /** What every refusal looks like on the wire (also in the OpenAPI document). */
 export interface ErrorBody {
@@ -9,6 +13,8 @@ export interface ErrorBody {
   code: string;
   message: string;
   issues?: { field: string; message: string }[];
+  /** On a 503: what the API could not reach (`postgres`, `redis`). */
+  dependency?: Dependency;
 }
 
 /**
@@ -22,12 +28,23 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toBody(exception);
-    if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
+    if (body.dependency) this.logger.warn({ err: exception, dependency: body.dependency }, body.message);
+    else if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
     if (reply.sent) return;
+    if (body.statusCode === 503) void reply.header('retry-after', String(RETRY_AFTER_S));
     void reply.code(body.statusCode).header('content-type', 'application/json').send(body);
   }
 
   private toBody(exception: unknown): ErrorBody {
+    const dependency = unavailableDependency(exception);
+    if (dependency) {
+      return {
+        statusCode: 503,
+        code: 'dependency_unavailable',
+        message: `${dependency} is unreachable; nothing was lost, try again in ${RETRY_AFTER_S} s`,
+        dependency,
+      };
+    }
     if (exception instanceof ApiError) {
       return {
         statusCode: exception.status,

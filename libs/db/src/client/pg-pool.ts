@@ -8,9 +8,13 @@ export { Pool } from 'pg';
  */
 export function createPgPool(
   url: string,
-  { max = 10, onError }: { max?: number; onError?: (err: Error) => void } = {},
+  {
+    max = 10,
+    onError,
+    connectionTimeoutMs = 5_000,
+  }: { max?: number; onError?: (err: Error) => void; connectionTimeoutMs?: number } = {},
 ): Pool {
-  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: connectionTimeoutMs });
   pool.on('error', (err) => onError?.(err));
   return pool;
 }

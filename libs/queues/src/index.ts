@@ -17,3 +17,5 @@ export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './que
 export * from './voice-streams';
 export * from './control-channel';
 export { SessionStreamReader, type SessionStreamReaderOptions } from './session-stream-reader';
+export { ReaderHealth } from './reader-health';
+export { ensureConsumerGroup, isNoGroup } from './consumer-group';

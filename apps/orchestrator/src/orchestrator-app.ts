@@ -18,6 +18,7 @@ import { PartitionTakeover } from './coordination/partition-takeover';
 import { DeviceDirectory } from './devices/device-directory';
 import { DeviceRegistry } from './devices/device-registry';
 import { PresenceHandler } from './devices/presence-handler';
+import { resyncPresenceOnReconnect } from './devices/presence-resync';
 import { CatalogRepository } from './discovery/catalog-repository';
 import { DiscoveryService } from './discovery/discovery-service';
 import { ChainHeadRecorder } from './evidence/chain-head-recorder';
@@ -149,6 +150,14 @@ export async function startOrchestrator(
 
     // Presence and replies flow (once the broker answers) before partitions are taken.
     await subscribeFleet(mqtt, devices, link, (event) => presence.handle(event), metrics);
+    resyncPresenceOnReconnect({
+      mqtt,
+      owned: () => partitions.ownedPartitions(),
+      devices,
+      directory: new DeviceDirectory(pool),
+      presence,
+      logger,
+    });
     await partitions.start(takeover);
     stack.push('partitions', async () => {
       await takeover.closeAll();

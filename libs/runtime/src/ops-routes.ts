@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runHealthChecks, type HealthCheck, type Registry } from '@fleet/telemetry';
+import { registerDependencyGauge } from './dependency-gauge';
 
 export interface OpsRoutesOptions {
   checks: HealthCheck[];
@@ -11,6 +12,7 @@ export interface OpsRoutesOptions {
  * `degraded` when only something the service can work without is missing) and `GET /metrics`.
  */
 export function registerOpsRoutes(app: FastifyInstance, { checks, registry }: OpsRoutesOptions): void {
+  registerDependencyGauge(registry, checks);
   app.get('/healthz', async (_request, reply) => {
     const report = await runHealthChecks(checks);
     return reply.code(report.ok ? 200 : 503).send(report);

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { postgresHealthCheck, type Pool } from '@fleet/db';
 import { redisHealthCheck, type Redis } from '@fleet/queues';
+import { registerDependencyGauge } from '@fleet/runtime';
 import { runHealthChecks, type Registry } from '@fleet/telemetry';
 import { Roles } from '../http/route-metadata';
 import { METRICS_REGISTRY, PG_POOL, REDIS } from '../infra/tokens';
@@ -18,6 +19,7 @@ export class HealthController {
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
   ) {
     this.checks = [postgresHealthCheck(pool), redisHealthCheck(redis)];
+    registerDependencyGauge(registry, this.checks);
   }
 
   @Get('healthz')

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { evidenceHash, GENESIS_HASH } from '@fleet/domain';
+import { Gauge, type Registry } from '@fleet/telemetry';
+import { METRICS_REGISTRY } from '../infra/tokens';
 import { IntegrityRepository, type ChainRow } from './integrity.repository';
 
 export type ChainProblem = 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap' | 'head_mismatch';
@@ -32,7 +34,25 @@ const PAGE = 5_000;
  */
 @Injectable()
 export class IntegrityService {
-  constructor(private readonly evidence: IntegrityRepository) {}
+  /** The last whole-fleet check, for the alert rule on a broken chain (deploy/prometheus). */
+  private readonly brokenChains: Gauge;
+  private readonly checkedAt: Gauge;
+
+  constructor(
+    private readonly evidence: IntegrityRepository,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.brokenChains = new Gauge({
+      name: 'admin_api_evidence_chains_broken',
+      help: 'Devices whose evidence chain was broken at the last whole-fleet integrity check',
+      registers: [registry],
+    });
+    this.checkedAt = new Gauge({
+      name: 'admin_api_integrity_checked_timestamp_seconds',
+      help: 'When the last whole-fleet integrity check finished (Unix time)',
+      registers: [registry],
+    });
+  }
 
   async check(deviceId?: string): Promise<IntegrityReport> {
     const heads = new Map<string, string>();
@@ -61,6 +81,10 @@ export class IntegrityService {
       const last = page[page.length - 1];
       if (!last || page.length < PAGE) break;
       after = { deviceId: last.deviceId, seq: last.seq };
+    }
+    if (deviceId === undefined) {
+      this.brokenChains.set(broken.size);
+      this.checkedAt.set(Date.now() / 1000);
     }
     return {
       ok: broken.size === 0,

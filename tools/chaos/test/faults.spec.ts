@@ -1,6 +1,7 @@
 import { getJson, waitFor } from '@fleet/testing';
 // The voice worker's own speech fixture (espeak-ng through sox), reused rather than copied.
 import { spokenPcm, withSilence } from '../../../apps/voice-worker/test/speech';
+import { declaredMetrics, metricsUsed } from '../../deploy-check/src/observability-files';
 import { api } from './api-client';
 import { deliveries } from './case-facts';
 import { startChaosPlatform, type ChaosPlatform } from './chaos-platform';
@@ -33,6 +34,17 @@ describe('faults the platform survives with work in flight', () => {
 
   afterAll(async () => {
     await p?.close();
+  });
+
+  it('exports every metric the alert rules and the dashboard of deploy/ read', async () => {
+    const declared = new Set<string>();
+    for (const name of ['broker', 'orchestrator', 'voice-worker', 'admin-api'] as const) {
+      const text = await (await fetch(`http://127.0.0.1:${p.service(name).ports['http']}/metrics`)).text();
+      for (const metric of declaredMetrics(text)) declared.add(metric);
+    }
+    const used = metricsUsed();
+    expect(used.length).toBeGreaterThan(10);
+    expect(used.filter((m) => !declared.has(m))).toEqual([]);
   });
 
   it(

@@ -13,6 +13,7 @@ import { DeviceToolsModule } from './device-tools/device-tools.module';
 import { DevicesModule } from './devices/devices.module';
 import { EventsModule } from './events/events.module';
 import { FirmwareModule } from './firmware/firmware.module';
+import { FleetSummaryModule } from './fleet-summary/fleet-summary.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { UndeclaredInputInterceptor } from './http/undeclared-input.interceptor';
@@ -32,6 +33,7 @@ export const API_MODULES: Type[] = [
   OperatorsModule,
   ApiKeysModule,
   DevicesModule,
+  FleetSummaryModule,
   DeviceToolsModule,
   QuarantineModule,
   GroupsModule,

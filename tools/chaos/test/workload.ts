@@ -12,7 +12,10 @@ export interface Asked {
   answers: Pick<ApiAnswer, 'status' | 'ms'>[];
 }
 
-const RETRYABLE = new Set([0, 502, 503, 504]);
+// 409 `idempotency_in_progress`: the first try is still running, or died running with the API process (its
+// record is taken over after 60 s): a careful client waits and asks again.
+const RETRYABLE = new Set([0, 409, 502, 503, 504]);
+const GIVE_UP_MS = 150_000;
 
 /**
  * Operator calls and voice turns from text, a few a second, through the admin API while a fault is on. A
@@ -77,7 +80,8 @@ export class Workload {
   }
 
   private async until(asked: Asked, path: string, body: unknown): Promise<void> {
-    for (let attempt = 0; attempt < 200; attempt++) {
+    const deadline = Date.now() + GIVE_UP_MS;
+    while (Date.now() < deadline) {
       const answer = await api(this.baseUrl(), this.key, 'POST', path, body, {
         'idempotency-key': asked.key,
       });

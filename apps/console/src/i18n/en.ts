@@ -41,6 +41,7 @@ export const en = {
   'overview.online_share': '{share} % of active devices are online',
   'overview.by_board': 'Devices by board',
   'overview.by_firmware': 'Devices by firmware version',
+  'overview.by_dialect': 'Devices by protocol dialect',
   'overview.verdicts': 'Calls by verdict, last hour',
   'overview.verdicts_hint': '{total} calls in five-minute intervals; new verdicts appear as they are sealed.',
   'overview.pending_approvals': 'Waiting for approval ({n})',

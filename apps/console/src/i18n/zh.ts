@@ -43,6 +43,7 @@ export const zh: Messages = {
   'overview.online_share': '{share}% 的活跃设备在线',
   'overview.by_board': '按板型统计',
   'overview.by_firmware': '按固件版本统计',
+  'overview.by_dialect': '按协议方言统计',
   'overview.verdicts': '最近一小时各结论的调用数',
   'overview.verdicts_hint': '共 {total} 次调用，每五分钟一格；新结论封存后即时出现。',
   'overview.pending_approvals': '待审批（{n}）',

@@ -2,8 +2,17 @@ import { z } from 'zod';
 import { ROLES } from '@fleet/auth';
 
 export const loginBody = z.strictObject({
-  email: z.email().max(320),
+  // Not z.email(): it wants a dot in the domain, and the first admin of a local install is admin@localhost.
+  email: z
+    .string()
+    .max(320)
+    .regex(/^[^@\s]+@[^@\s]+$/, 'an email address'),
   password: z.string().min(1).max(1024),
+});
+
+export const signInLinkBody = z.strictObject({
+  token: z.string().min(20).max(200).describe('the part of the printed link after `#token=`'),
+  password: z.string().min(12, 'at least 12 characters').max(1024),
 });
 
 export const operatorView = z.object({

@@ -35,6 +35,13 @@ export const en = {
   'auth.sign_in': 'Sign in',
   'auth.sign_in_oidc': 'Sign in with your organisation',
   'auth.sign_out': 'Sign out',
+  'welcome.title': 'Welcome: set your password',
+  'welcome.intro': 'This link from the first start works once. Choose the password you will sign in with.',
+  'welcome.password': 'New password (at least 12 characters)',
+  'welcome.repeat': 'The same password again',
+  'welcome.mismatch': 'The two passwords differ.',
+  'welcome.no_token': 'This page needs the link npm start printed (it ends in #token=…).',
+  'welcome.submit': 'Set password and sign in',
 
   'overview.title': 'Fleet overview',
   'overview.presence': 'Devices online',

@@ -37,6 +37,13 @@ export const zh: Messages = {
   'auth.sign_in': '登录',
   'auth.sign_in_oidc': '使用组织账号登录',
   'auth.sign_out': '退出',
+  'welcome.title': '欢迎：设置密码',
+  'welcome.intro': '首次启动打印的链接只能使用一次。请设置您登录时使用的密码。',
+  'welcome.password': '新密码（至少 12 个字符）',
+  'welcome.repeat': '再次输入同一密码',
+  'welcome.mismatch': '两次输入的密码不一致。',
+  'welcome.no_token': '此页面需要 npm start 打印的链接（以 #token=… 结尾）。',
+  'welcome.submit': '设置密码并登录',
 
   'overview.title': '设备群总览',
   'overview.presence': '在线设备',

@@ -78,7 +78,8 @@ function cases(): { fault: FaultCase; holdMs: number }[] {
     }
   }, 60_000);
 
-  for (const { fault, holdMs } of cases()) {
+  const only = process.env['CHAOS_CASES'] ? new RegExp(process.env['CHAOS_CASES']) : undefined;
+  for (const { fault, holdMs } of cases().filter((c) => !only || only.test(c.fault.name))) {
     it(`survives: ${fault.name}`, async () => {
       const result = await runCase(p, fault, hold(holdMs));
       results.push(result);

@@ -38,7 +38,9 @@ export async function runCase(
   await fault.inject(p);
   await hold();
   await fault.heal(p);
-  const recoverySeconds = await secondsToRecover(p);
+  const recoverySeconds = await secondsToRecover(p).catch((err: Error) => {
+    throw new Error(`${err.message}\n${serviceLogs(p)}`);
+  });
   await load.stop();
   await waitSettled(p, load.calls, load.turns, campaignId);
   return tally({
@@ -61,4 +63,18 @@ async function waitForAccepted(load: Workload): Promise<void> {
   while (load.calls.filter((c) => c.id).length < 3 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** What the services said lately, warnings and worse: why a platform did not recover. */
+function serviceLogs(p: ChaosPlatform): string {
+  return (['broker', 'orchestrator', 'voice-worker', 'admin-api'] as const)
+    .map((name) => {
+      const lines = p
+        .service(name)
+        .logs.filter((l) => !l.includes('"level":30'))
+        .slice(-15)
+        .map((l) => l.slice(0, 400));
+      return `${name}:\n${lines.join('\n')}`;
+    })
+    .join('\n');
 }

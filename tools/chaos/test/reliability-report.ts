@@ -44,5 +44,31 @@ export function reliabilityReport(
     '|---|---|---|',
     ...verdicts,
     '',
+    ...NOTES,
+    '',
   ].join('\n');
 }
+
+/** What the runs found, fixed or not, and what this suite does not cover. */
+const NOTES = [
+  '## Found by this suite',
+  '',
+  '- Fixed: a Postgres restart killed the orchestrator and the voice worker. A pooled client checked out',
+  "  mid-transaction whose connection died emitted an `'error'` nobody listened to (pg's pool listens on idle",
+  '  clients only); every pooled client now reports it (`libs/db/src/client/pg-pool.spec.ts`).',
+  "- Fixed: presence events published while the orchestrator's own broker link was down (QoS 0, clean session)",
+  '  were lost, so a device that came back through another broker replica stayed offline in its view; it now',
+  '  re-reads the presence rows after every reconnect.',
+  '- Fixed: with Redis down, a call request hung until Redis was back; with Postgres down, a request could wait',
+  '  5 s for a connection. Both now answer at once (503 naming the dependency, `Retry-After: 5`; a call asked',
+  '  while only Redis is down is recorded, answered 202 with a note, and run by the sweep once the queue is back).',
+  '- Open: a request that was running when its API process died, or whose `Idempotency-Key` record could not be',
+  '  released because Postgres was cut, keeps the key `idempotency_in_progress` (409) for 60 s; a client that',
+  '  retries with the same key (as this suite does) waits that long, then gets its answer. Nothing is lost or',
+  '  doubled, but the settle time of the "link to Postgres cut" case above is that minute.',
+  '- Not here: a broker replica lost for good needs two replicas behind a balancer; that case is',
+  "  `tools/deploy-check/src/replicas.spec.ts` (12 devices; the dead replica's connection rows closed as",
+  '  `broker_lost` by the survivor, no call lost or sent twice). A voice worker SIGKILLed in the middle of a turn',
+  '  is a case of the short suite (`tools/chaos/test/faults.spec.ts`): the turn is answered with an apology, its',
+  '  call sent once.',
+];

@@ -1,6 +1,9 @@
 import { getJson, waitFor } from '@fleet/testing';
-// The voice worker's own speech fixture (espeak-ng through sox), reused rather than copied.
+// The voice worker's speech fixture (espeak-ng through sox) and the deploy-check's reading of deploy/'s rules
+// and dashboard: shared code, reused rather than copied.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { spokenPcm, withSilence } from '../../../apps/voice-worker/test/speech';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { declaredMetrics, metricsUsed } from '../../deploy-check/src/observability-files';
 import { api } from './api-client';
 import { deliveries } from './case-facts';

@@ -131,11 +131,17 @@ describe('faults the platform survives with work in flight', () => {
       });
       expect(asked.status).toBe(202);
       const turnId = asked.body['id'] as string;
+      // Mid-turn: its call is out and the device has not answered yet (the turn's row says `calling` only once
+      // a round's calls are back, too briefly to catch).
       await waitFor(
         async () =>
-          (await p.sql.query(`SELECT 1 FROM voice_turn WHERE id = $1 AND state = 'calling'`, [turnId]))
-            .rowCount === 1,
-        { what: 'the turn calling its device' },
+          (
+            await p.sql.query(
+              `SELECT 1 FROM call WHERE voice_turn_id = $1 AND sent_at IS NOT NULL AND verdict IS NULL`,
+              [turnId],
+            )
+          ).rowCount === 1,
+        { what: "the turn's call out to its device", timeoutMs: 30_000 },
       );
       await p.kill('voice-worker');
       device.setFaults({ replyDelayMs: 0 });

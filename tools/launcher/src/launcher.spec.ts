@@ -72,7 +72,7 @@ describe('npm start', () => {
     for (const [, , port] of ports) {
       expect((await getJson(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     }
-  });
+  }, 90_000); // the services start one after another: on a loaded machine that takes longer than Jest's 30 s
 
   it('stops every service cleanly on Ctrl-C', async () => {
     const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));

@@ -9,7 +9,7 @@ export class PrismaService implements OnModuleDestroy {
   readonly client: PrismaClient;
 
   constructor(@Inject(ADMIN_API_CONFIG) config: AdminApiConfig) {
-    // As the API's pg pool: a Postgres that does not answer costs a request half a second, then a 503.
+    // As the API's pg pool: a Postgres that does not answer costs a request a second at most, then a 503.
     this.client = createPrismaClient(config.DATABASE_URL, { connectionTimeoutMs: DEPENDENCY_WAIT_MS });
   }
 

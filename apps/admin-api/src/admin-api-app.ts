@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Redis } from '@fleet/queues';
 import type { StopFunction } from '@fleet/runtime';
 import type { Logger, Registry } from '@fleet/telemetry';
 import { apiControllers, AppModule } from './app.module';
@@ -8,7 +9,7 @@ import type { AdminApiConfig } from './config';
 import { registerConsole } from './console/serve-console';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { registerRequestTelemetry } from './http/request-telemetry';
-import { METRICS_REGISTRY } from './infra/tokens';
+import { METRICS_REGISTRY, REDIS } from './infra/tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { registerDocs } from './openapi/register-docs';
 
@@ -48,9 +49,25 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
   await registerDocs(app, document);
   registerConsole(app, logger); // the web console at `/`, when built
   app.enableShutdownHooks([]); // signals are handled by runService, which calls stop()
+  // Its Redis link fails fast while not connected: give it a moment to connect before the first request.
+  await redisReady(app.get<Redis>(REDIS), 2_000);
   await app.listen(config.HTTP_PORT, config.BIND_HOST);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.HTTP_PORT;
   logger.info({ ports: { http: port } }, 'admin API listening');
   return { app, ports: { http: port }, stop: () => app.close() };
+}
+
+/** Resolves once the connection is ready, or after `ms` (Redis down at start: the API starts and answers 503s). */
+function redisReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    }
+    redis.once('ready', done);
+  });
 }

@@ -13,6 +13,7 @@ import { DeviceToolsModule } from './device-tools/device-tools.module';
 import { DevicesModule } from './devices/devices.module';
 import { EventsModule } from './events/events.module';
 import { FirmwareModule } from './firmware/firmware.module';
+import { FleetSummaryModule } from './fleet-summary/fleet-summary.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
 import { JsonDepthInterceptor } from './http/json-depth.interceptor';
@@ -34,6 +35,7 @@ export const API_MODULES: Type[] = [
   OperatorsModule,
   ApiKeysModule,
   DevicesModule,
+  FleetSummaryModule,
   DeviceToolsModule,
   QuarantineModule,
   SerialKeysModule,

@@ -30,6 +30,8 @@ import { PublishRateLimits } from './mqtt/rate-limits';
 import { ServiceIdentities } from './mqtt/service-identities';
 import { PresenceTracker } from './presence/presence-tracker';
 import { PresenceWriter } from './presence/presence-writer';
+import { ReplicaLiveness } from './presence/replica-liveness';
+import { ReplicaLivenessRepository } from './presence/replica-liveness.repository';
 import { DownlinkReader } from './voice-channel/downlink-reader';
 import { UdpEndpoint } from './voice-channel/udp-endpoint';
 import { VoiceChannel } from './voice-channel/voice-channel';
@@ -42,6 +44,7 @@ export interface BrokerHandle {
 /** Composition root of the broker: wires its parts and returns how to stop them, in reverse order. */
 export async function startBroker(config: BrokerConfig, logger: Logger): Promise<BrokerHandle> {
   const stack = new StopStack(logger);
+  const startedAt = new Date();
   try {
     const registry = createMetricsRegistry('broker');
     const metrics = createBrokerMetrics(registry);
@@ -72,7 +75,18 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
         logger.error({ err, source }, 'broker internal error (the broker keeps running)');
       },
     });
+    // Rows this replica left open in an earlier life are closed before any listener lets devices back in;
+    // its heartbeat stops only after aedes has closed (pushed first, stopped last).
+    const liveness = new ReplicaLiveness(
+      new ReplicaLivenessRepository(createDatabase(pool), config.BROKER_ID),
+      aedes,
+      metrics,
+      logger,
+      config.REPLICA_LIVENESS_TTL_MS,
+    );
+    stack.push('replica liveness', () => liveness.stop());
     stack.push('aedes', () => closeAedes(aedes));
+    await liveness.start(startedAt);
 
     const voiceSettings = {
       brokerId: config.BROKER_ID,

@@ -20,6 +20,12 @@ export function createBrokerMetrics(registry: Registry) {
       labelNames: ['kind'],
       registers,
     }),
+    replicaConnectionsClosed: new Counter({
+      name: 'broker_replica_connections_closed_total',
+      help: 'Connection rows closed for a replica that is gone: broker_lost (its heartbeat ran out), broker_restarted (this replica after a restart)',
+      labelNames: ['reason'],
+      registers,
+    }),
     disconnects: new Counter({
       name: 'broker_disconnects_total',
       help: 'Closed device connections by reason',

@@ -60,6 +60,11 @@ const schema = z.object({
   DEVICE_TIMEZONE_OFFSET_MIN: envInt(0, { min: -720, max: 840 }),
   /** Share sessions and routing with other replicas through Redis (aedes persistence and emitter). */
   BROKER_CLUSTER: envBoolean(true),
+  /**
+   * A replica whose heartbeat is older than this is gone: a live one closes its connection rows (reason
+   * `broker_lost`) and takes its devices offline (it beats every fifth of this).
+   */
+  REPLICA_LIVENESS_TTL_MS: envInt(10_000, { min: 500, max: 600_000 }),
   /** Downlink audio the broker announces in its hello (what the voice worker must produce). */
   DOWNLINK_SAMPLE_RATE: envInt(24000, { min: 8000, max: 48000 }),
   FRAME_DURATION_MS: envInt(60, { min: 10, max: 120 }),

@@ -32,6 +32,13 @@ const schema = z.object({
     .default(`${hostname()}-${process.pid}`),
   /** Voice turns this worker runs at once (the LLM and the device calls are mostly waiting). */
   TURN_CONCURRENCY: envInt(8, { min: 1, max: 1000 }),
+  /**
+   * A worker whose heartbeat is older than this is gone: another answers its open turns with an apology
+   * (it beats every fifth of this).
+   */
+  WORKER_LIVENESS_TTL_MS: envInt(10_000, { min: 500, max: 600_000 }),
+  /** A turn whose job no worker took for this long was lost (a Redis restart): it is answered with an apology. */
+  TURN_LOST_AFTER_MS: envInt(60_000, { min: 1_000 }),
 
   ASR_PROVIDER: z.enum(['pocketsphinx', 'openai']).default('pocketsphinx'),
   ASR_URL: optionalUrl,
@@ -77,14 +84,22 @@ const schema = z.object({
 
 type Raw = z.infer<typeof schema>;
 
-export type VoiceWorkerConfig = Omit<Raw, 'MQTT_PASSWORD'> & { mqttPassword: string };
+export type VoiceWorkerConfig = Omit<Raw, 'MQTT_PASSWORD'> & {
+  mqttPassword: string;
+  /** Where the offline engines are looked for (the PATH the worker runs them from). */
+  searchPath: string;
+};
 
 export function loadVoiceWorkerConfig(env: NodeJS.ProcessEnv = process.env): VoiceWorkerConfig {
   const { MQTT_PASSWORD, ...raw } = loadConfig(schema, env);
   requireUrl(raw, 'ASR_PROVIDER', 'ASR_URL');
   requireUrl(raw, 'LLM_PROVIDER', 'LLM_URL');
   requireUrl(raw, 'TTS_PROVIDER', 'TTS_URL');
-  return { ...raw, mqttPassword: resolveServicePassword('voice-worker', MQTT_PASSWORD, raw.NODE_ENV) };
+  return {
+    ...raw,
+    mqttPassword: resolveServicePassword('voice-worker', MQTT_PASSWORD, raw.NODE_ENV),
+    searchPath: env['PATH'] ?? process.env['PATH'] ?? '',
+  };
 }
 
 function requireUrl(

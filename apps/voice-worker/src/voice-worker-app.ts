@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
-import { createRedis, redisHealthCheck, watchRedis, type Redis } from '@fleet/queues';
+import { createRedis, ReaderHealth, redisHealthCheck, watchRedis, type Redis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import type { VoiceWorkerConfig } from './config';
+import { speechEnginesHealthCheck } from './health/speech-engines';
 import { createProviders } from './providers/providers';
 import { registerVisionRoutes } from './providers/vision/vision-routes';
 import { startSessions } from './sessions/sessions-module';
@@ -50,12 +51,19 @@ export async function startVoiceWorker(
     stack.push('providers', () => Promise.resolve(providers.dispose()));
 
     const turns = await startTurns({ config, pool, redis, connect, mqtt, providers, metrics, logger, stack });
-    await startSessions({ config, redis, connect, mqtt, metrics, logger, stack, turns });
+    const readers = new ReaderHealth();
+    await startSessions({ config, redis, connect, mqtt, metrics, logger, stack, turns, readers });
 
     const http = Fastify({ logger: false });
     registerOpsRoutes(http, {
       registry,
-      checks: [postgresHealthCheck(pool), redisHealthCheck(redis), mqttHealthCheck(mqtt)],
+      checks: [
+        postgresHealthCheck(pool),
+        redisHealthCheck(redis),
+        mqttHealthCheck(mqtt),
+        readers.healthCheck(),
+        speechEnginesHealthCheck(config),
+      ],
     });
     registerVisionRoutes(http, providers.vision, config.VISION_TOKEN);
     const httpPort = await listenHttp(http, config.BIND_HOST, config.HTTP_PORT);

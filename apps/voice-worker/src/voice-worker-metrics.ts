@@ -24,6 +24,12 @@ export function createVoiceMetrics(registry: Registry) {
       help: 'Voice sessions whose uplink this worker listens to',
       registers,
     }),
+    rescuedTurns: new Counter({
+      name: 'voice_turns_rescued_total',
+      help: 'Voice turns answered with an apology because their worker stopped mid-turn (worker_lost) or their job was lost before any worker took it (job_lost)',
+      labelNames: ['why'],
+      registers,
+    }),
     utterances: new Counter({
       name: 'voice_utterances_total',
       help: 'Utterances the VAD cut from session audio, by how they ended (silence, forced, listen_stop)',

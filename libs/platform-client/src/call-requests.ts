@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
-import { QueueClient, type Redis } from '@fleet/queues';
+import { DependencyUnavailableError, QueueClient, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
 import { openCallApproval } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
@@ -53,7 +53,18 @@ export type CallRequest = z.input<typeof callRequestSchema>;
 type ParsedRequest = z.output<typeof callRequestSchema>;
 
 export type CallRequestResult =
-  | { ok: true; callId: string; created: boolean; state: CallState; approvalId?: string }
+  | {
+      ok: true;
+      callId: string;
+      created: boolean;
+      state: CallState;
+      approvalId?: string;
+      /**
+       * The row is committed but its wake-up could not be queued (Redis unreachable): the orchestrator's sweep
+       * runs a queued call whose wake-up was lost, so the call goes on once it can. Says why.
+       */
+      wakeDeferred?: string;
+    }
   | { ok: false; error: 'unknown_device' | 'idempotency_conflict'; message: string };
 
 /**
@@ -67,6 +78,7 @@ export class CallRequests {
     private readonly pool: Pool,
     private readonly redis: Redis,
     private readonly queuePrefix: string,
+    private readonly options: { wakeTimeoutMs?: number } = {},
   ) {}
 
   /**
@@ -107,7 +119,16 @@ export class CallRequests {
     } finally {
       client.release();
     }
-    if (result.ok && result.created) await this.wake(result.callId, r.deviceId, r.traceparent);
+    if (result.ok && result.created) {
+      try {
+        await this.wake(result.callId, r.deviceId, r.traceparent);
+      } catch (err) {
+        // Committed is committed: the caller learns the call exists (and retries with its idempotency key get
+        // the same one); the sweep finds queued calls older than a few seconds and runs them.
+        if (!(err instanceof DependencyUnavailableError)) throw err;
+        return { ...result, wakeDeferred: err.message };
+      }
+    }
     return result;
   }
 
@@ -120,11 +141,28 @@ export class CallRequests {
     });
   }
 
+  /**
+   * A wake-up that only saves the orchestrator waiting for its next sweep (an approval, a cancel): with Redis
+   * unreachable it is skipped, since the sweep finds the decided or cancelled call in Postgres anyway.
+   * Resolves whether it was queued.
+   */
+  async wakeIfReachable(callId: string, deviceId: string): Promise<boolean> {
+    try {
+      await this.wake(callId, deviceId);
+      return true;
+    } catch (err) {
+      if (err instanceof DependencyUnavailableError) return false;
+      throw err;
+    }
+  }
+
   private queueFor(deviceId: string): QueueClient<'calls'> {
     const partition = partitionOf(deviceId);
     let queue = this.queues.get(partition);
     if (!queue) {
-      queue = new QueueClient('calls', this.redis, this.queuePrefix, partition);
+      queue = new QueueClient('calls', this.redis, this.queuePrefix, partition, {
+        ...(this.options.wakeTimeoutMs !== undefined ? { addTimeoutMs: this.options.wakeTimeoutMs } : {}),
+      });
       this.queues.set(partition, queue);
     }
     return queue;

@@ -1,4 +1,5 @@
-export { createRedis, redisHealthCheck, Redis } from './redis';
+export { createRedis, createRequestRedis, redisHealthCheck, Redis } from './redis';
+export { DependencyUnavailableError, isRedisUnreachable, withinDeadline } from './dependency-unavailable';
 export { watchRedis } from './redis-watch';
 export {
   JOBS,
@@ -11,8 +12,10 @@ export {
   type QueueName,
 } from './jobs';
 export { JOB_DEFAULTS } from './job-defaults';
-export { QueueClient } from './queue-client';
+export { QueueClient, type QueueClientOptions } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
 export * from './voice-streams';
 export * from './control-channel';
 export { SessionStreamReader, type SessionStreamReaderOptions } from './session-stream-reader';
+export { ReaderHealth } from './reader-health';
+export { ensureConsumerGroup, isNoGroup } from './consumer-group';

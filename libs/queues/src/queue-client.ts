@@ -1,7 +1,17 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { DependencyUnavailableError, isRedisUnreachable, withinDeadline } from './dependency-unavailable';
 import { JOB_DEFAULTS } from './job-defaults';
 import { JOBS, physicalQueueName, type JobData, type JobsOf, type QueueName } from './jobs';
+
+export interface QueueClientOptions {
+  /**
+   * How long `add` may take before it fails with DependencyUnavailableError. A connection from
+   * createRequestRedis fails at once while Redis is down, but BullMQ first waits for the connection to have
+   * been ready once: this bounds that wait too. Unset: wait as long as it takes.
+   */
+  addTimeoutMs?: number;
+}
 
 /** A typed producer: only the jobs of its queue, with data validated before it reaches Redis. */
 export class QueueClient<Q extends QueueName> {
@@ -10,9 +20,10 @@ export class QueueClient<Q extends QueueName> {
   /** `partition` picks the physical queue of a partitioned queue (see physicalQueueName). */
   constructor(
     readonly name: Q,
-    connection: Redis,
+    private readonly connection: Redis,
     prefix: string,
     partition?: number,
+    private readonly options: QueueClientOptions = {},
   ) {
     this.queue = new Queue(physicalQueueName(name, partition), {
       connection,
@@ -26,8 +37,24 @@ export class QueueClient<Q extends QueueName> {
 
   async add<N extends JobsOf<Q>>(job: N, data: JobData<N>, options?: JobsOptions): Promise<string> {
     const parsed = JOBS[job].data.parse(data);
-    const added = await this.queue.add(job, parsed, options);
-    return added.id!;
+    // A fail-fast connection (createRequestRedis) that is not connected now would only make BullMQ wait.
+    if (this.connection.options.enableOfflineQueue === false && this.connection.status !== 'ready') {
+      throw new DependencyUnavailableError('redis', `queueing ${job}: redis is ${this.connection.status}`);
+    }
+    try {
+      const added = await withinDeadline(
+        this.queue.add(job, parsed, options),
+        this.options.addTimeoutMs,
+        'redis',
+        `queueing ${job}`,
+      );
+      return added.id!;
+    } catch (err) {
+      if (isRedisUnreachable(err) && !(err instanceof DependencyUnavailableError)) {
+        throw new DependencyUnavailableError('redis', `queueing ${job}: ${(err as Error).message}`);
+      }
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

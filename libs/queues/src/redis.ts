@@ -17,6 +17,16 @@ export function createRedis(url: string, options: RedisOptions = {}): Redis {
   });
 }
 
+/**
+ * A connection for work someone is waiting on (an HTTP request, a producer's `add`): while Redis is
+ * unreachable a command fails at once instead of queueing until Redis is back, so the caller can answer
+ * (BullMQ's "failing fast when Redis is down": `enableOfflineQueue: false`). A command already sent when the
+ * link dropped fails after one reconnect attempt instead of being re-sent forever.
+ */
+export function createRequestRedis(url: string, options: RedisOptions = {}): Redis {
+  return createRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, ...options });
+}
+
 export function redisHealthCheck(redis: Redis): HealthCheck {
   return {
     name: 'redis',

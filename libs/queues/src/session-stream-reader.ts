@@ -1,4 +1,5 @@
 import type { Logger } from '@fleet/telemetry';
+import type { ReaderHealth } from './reader-health';
 import type { Redis } from './redis';
 
 export interface SessionStreamReaderOptions<T> {
@@ -18,6 +19,8 @@ export interface SessionStreamReaderOptions<T> {
   /** Names the direction in the log ("uplink", "downlink"). */
   what: string;
   logger: Logger;
+  /** Told of every failed and successful read, so `/healthz` can report a reader that keeps failing. */
+  health?: ReaderHealth;
 }
 
 /**
@@ -77,10 +80,12 @@ export class SessionStreamReader<T> {
         );
       } catch (err) {
         if (!this.running) return;
+        this.o.health?.failed(`${this.o.what} reader`, err);
         this.o.logger.warn({ err }, `${this.o.what} read failed; retrying`);
         await new Promise((resolve) => setTimeout(resolve, 500));
         continue;
       }
+      this.o.health?.succeeded(`${this.o.what} reader`);
       for (const [keyBuffer, entries] of result ?? []) {
         const key = keyBuffer.toString();
         const last = entries.at(-1)?.[0].toString();

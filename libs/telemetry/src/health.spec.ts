@@ -19,6 +19,15 @@ describe('runHealthChecks', () => {
     });
   });
 
+  it('is degraded, not unhealthy, when only a check of degraded severity fails', async () => {
+    const report = await runHealthChecks([
+      { name: 'postgres', check: () => Promise.resolve() },
+      { name: 'tts', severity: 'degraded', check: () => Promise.reject(new Error('espeak-ng missing')) },
+    ]);
+    expect(report).toMatchObject({ ok: true, status: 'degraded' });
+    expect(report.checks['tts']).toMatchObject({ ok: false, severity: 'degraded' });
+  });
+
   it('fails a check that does not answer in time', async () => {
     const report = await runHealthChecks([{ name: 'mqtt', check: () => new Promise(() => undefined) }], 20);
     expect(report.checks['mqtt']).toMatchObject({ ok: false, error: 'mqtt did not answer within 20 ms' });

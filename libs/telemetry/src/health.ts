@@ -4,11 +4,22 @@ export interface HealthCheck {
   check(): Promise<void>;
   /** Said in the report when the check fails: how to bring the dependency back. */
   hint?: string;
+  /**
+   * `degraded`: the service still does useful work without it (a missing speech engine: text turns are still
+   * answered), so a failure makes the report `degraded`, not unhealthy. Default `critical`.
+   */
+  severity?: 'critical' | 'degraded';
 }
 
 export interface HealthReport {
+  /** No critical check failed. */
   ok: boolean;
-  checks: Record<string, { ok: boolean; latencyMs: number; error?: string; hint?: string }>;
+  /** `ok`, `degraded` (only degraded checks failed) or `unhealthy`. */
+  status: 'ok' | 'degraded' | 'unhealthy';
+  checks: Record<
+    string,
+    { ok: boolean; latencyMs: number; error?: string; hint?: string; severity?: 'degraded' }
+  >;
 }
 
 /** Runs every check at once; a check slower than the timeout counts as failed. */
@@ -27,12 +38,16 @@ export async function runHealthChecks(checks: HealthCheck[], timeoutMs = 2_000):
             latencyMs: Math.round(performance.now() - started),
             error: (err as Error).message || String(err),
             ...(c.hint ? { hint: c.hint } : {}),
+            ...(c.severity === 'degraded' ? { severity: 'degraded' as const } : {}),
           },
         ];
       }
     }),
   );
-  return { ok: results.every(([, r]) => r.ok), checks: Object.fromEntries(results) };
+  const failed = results.filter(([, r]) => !r.ok);
+  const ok = failed.every(([, r]) => r.severity === 'degraded');
+  const status = failed.length === 0 ? 'ok' : ok ? 'degraded' : 'unhealthy';
+  return { ok, status, checks: Object.fromEntries(results) };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

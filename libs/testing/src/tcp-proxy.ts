@@ -20,6 +20,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
+      if (server) return resolve(); // not cut: restoring changes nothing
       server = createServer((client) => {
         const upstream = new Socket();
         sockets.add(client).add(upstream);

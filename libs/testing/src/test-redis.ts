@@ -5,6 +5,8 @@ import { freePort } from './free-port';
 export interface TestRedis {
   port: number;
   url: string;
+  /** Stops the server and starts a new one on the same port, empty (it keeps nothing on disk): a Redis restart. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -15,22 +17,7 @@ export interface TestRedis {
 export async function startTestRedis(): Promise<TestRedis> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--loglevel',
-        'warning',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    let child = spawnRedis(port);
     try {
       await waitForPort(port, child);
     } catch (err) {
@@ -41,9 +28,33 @@ export async function startTestRedis(): Promise<TestRedis> {
     return {
       port,
       url: `redis://127.0.0.1:${port}`,
+      async restart() {
+        await stopChild(child);
+        child = spawnRedis(port);
+        await waitForPort(port, child);
+      },
       stop: () => stopChild(child),
     };
   }
+}
+
+function spawnRedis(port: number): ChildProcess {
+  return spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--loglevel',
+      'warning',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
 }
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {

@@ -204,10 +204,20 @@ describe('two brokers and two orchestrators serving one fleet', () => {
     const after = await sealed(await callEveryDevice());
     expect(tally(after)).toEqual({ verified: DEVICES });
     await expectNoCallLostOrRepeated();
-    const { rows } = await t.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM connection WHERE broker_id = 'broker-a' AND closed_at IS NULL`,
+    // Its connection rows are closed by broker-b once broker-a's heartbeat runs out, saying why.
+    const closed = await waitFor(
+      async () => {
+        const { rows } = await t.sql.query<{ open: number; lost: number }>(
+          `SELECT count(*) FILTER (WHERE closed_at IS NULL)::int AS open,
+                  count(*) FILTER (WHERE close_reason = 'broker_lost')::int AS lost
+             FROM connection WHERE broker_id = 'broker-a'`,
+        );
+        return rows[0]!.open === 0 && rows[0]!;
+      },
+      { what: "broker-a's connection rows closed (its heartbeat runs out after 10 s)", timeoutMs: 30_000 },
     );
-    console.log(`deploy-check: connection rows of the dead broker-a still open: ${rows[0]!.n}`);
+    expect(closed.lost).toBeGreaterThan(0);
+    console.log(`deploy-check: connection rows of the dead broker-a closed as broker_lost: ${closed.lost}`);
   }, 90_000);
 
   it('loses no call when an orchestrator is SIGKILLed with calls in flight: the other takes its partitions', async () => {

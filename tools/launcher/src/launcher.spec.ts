@@ -56,13 +56,16 @@ describe('npm start', () => {
     await admin.end();
   });
 
-  it('migrates a new database, brings all four services to healthy and prints an admin key once', async () => {
+  it('migrates a new database, brings all four services to healthy and prints the first admin’s way in once', async () => {
     await waitFor(() => output.includes('voice-fleet is up'), {
       timeoutMs: 60_000,
       what: `the banner; output so far:\n${output}`,
     });
     expect(output).toContain('created the database; applied');
     expect(output.match(/fk_[a-z0-9]{10}_[A-Za-z0-9_-]{43}/g)).toHaveLength(1);
+    // The console sign-in link (it sets the admin's password), once; and how to bring simulated devices.
+    expect(output.match(/http:\/\/127\.0\.0\.1:\d+\/welcome#token=[A-Za-z0-9_-]{43}/g)).toHaveLength(1);
+    expect(output).toMatch(/npm run sim -- --devices 5 --ota-url http:\/\/127\.0\.0\.1:\d+\/xiaozhi\/ota\//);
     const ports = [
       ...output.matchAll(/^\s+(broker|orchestrator|voice-worker|admin-api)\s+http:\/\/127\.0\.0\.1:(\d+)/gm),
     ];
@@ -70,7 +73,7 @@ describe('npm start', () => {
     for (const [, , port] of ports) {
       expect((await getJson(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     }
-  });
+  }, 90_000); // the services start one after another: on a loaded machine that takes longer than Jest's 30 s
 
   it('stops every service cleanly on Ctrl-C', async () => {
     const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));

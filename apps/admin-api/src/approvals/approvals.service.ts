@@ -68,7 +68,8 @@ export class ApprovalsService {
     const decided = await this.approvals.decide(undefined, id, actor.operatorId, state, reason);
     if (!decided) throw approvalRefusal(id, facts, actor.operatorId);
     // The approval row is the record; the wake-up only saves the orchestrator waiting for its next sweep.
-    if (decided.callId && decided.deviceId) await this.calls.wake(decided.callId, decided.deviceId);
+    if (decided.callId && decided.deviceId)
+      await this.calls.wakeIfReachable(decided.callId, decided.deviceId);
     this.notices.event({
       type: 'approval',
       approvalId: id,

@@ -5,9 +5,17 @@ import { ADMIN_API_CONFIG, secureCookies, type AdminApiConfig } from '../config'
 import { CurrentActor, Origin, type Actor, type RequestOrigin } from '../http/actor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidQuery } from '../http/validation';
-import { changePasswordBody, loginBody, oidcCallbackQuery, signedInView, whoAmIView } from './auth.schemas';
+import {
+  changePasswordBody,
+  loginBody,
+  oidcCallbackQuery,
+  signedInView,
+  signInLinkBody,
+  whoAmIView,
+} from './auth.schemas';
 import { AuthService, type SignedIn } from './auth.service';
 import { OidcSignInService } from './oidc-sign-in.service';
+import { SignInLinkService } from './sign-in-link.service';
 import { readCookie, sessionCookie } from './session-token';
 import type { z } from 'zod';
 
@@ -18,6 +26,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly oidc: OidcSignInService,
+    private readonly signInLinks: SignInLinkService,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
@@ -33,6 +42,23 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.infer<typeof signedInView>> {
     return this.signedIn(await this.auth.login(body.email, body.password, origin), request, reply);
+  }
+
+  @Post('sign-in-link')
+  @HttpCode(200)
+  @Roles('public')
+  @Audited('auth.sign_in_link', 'session')
+  @Doc({
+    summary: 'Sign in once with the link the first start printed, setting a password',
+    response: { status: 200, schema: signedInView },
+  })
+  async signInLink(
+    @ValidBody(signInLinkBody) body: z.infer<typeof signInLinkBody>,
+    @Origin() origin: RequestOrigin,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<z.infer<typeof signedInView>> {
+    return this.signedIn(await this.signInLinks.redeem(body.token, body.password, origin), request, reply);
   }
 
   @Post('logout')

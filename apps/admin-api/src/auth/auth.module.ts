@@ -9,6 +9,7 @@ import { CredentialsRepository } from './credentials.repository';
 import { LoginThrottle } from './login-throttle';
 import { OidcClient } from './oidc-client';
 import { OidcSignInService } from './oidc-sign-in.service';
+import { SignInLinkService } from './sign-in-link.service';
 
 @Module({
   imports: [OperatorsModule, AuditModule],
@@ -19,6 +20,7 @@ import { OidcSignInService } from './oidc-sign-in.service';
     LoginThrottle,
     OidcClient,
     OidcSignInService,
+    SignInLinkService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [AuthService],

@@ -3,13 +3,22 @@ import { ROLES } from '@fleet/auth';
 import { password } from '../operators/operators.schemas';
 
 export const loginBody = z.strictObject({
-  email: z.email().max(320),
+  // Not z.email(): it wants a dot in the domain, and the first admin of a local install is admin@localhost.
+  email: z
+    .string()
+    .max(320)
+    .regex(/^[^@\s]+@[^@\s]+$/, 'an email address'),
   password: z.string().min(1).max(1024),
 });
 
 export const changePasswordBody = z.strictObject({
   currentPassword: z.string().min(1).max(1024),
   password: password.describe('the new password'),
+});
+
+export const signInLinkBody = z.strictObject({
+  token: z.string().min(20).max(200).describe('the part of the printed link after `#token=`'),
+  password: password.describe('the password to set'),
 });
 
 export const operatorView = z.object({

@@ -21,6 +21,10 @@ export const callCreatedView = z.object({
   id: z.uuid(),
   state: z.enum(CALL_STATES).describe('`awaiting_approval` when the tool is user-only'),
   approvalId: z.uuid().optional(),
+  note: z
+    .string()
+    .optional()
+    .describe('Set when the call is recorded but the queue was unreachable: it runs once the queue is back'),
 });
 export type CallCreatedView = z.infer<typeof callCreatedView>;
 

@@ -60,6 +60,11 @@ export class CallsService {
       id: result.callId,
       state: result.state,
       ...(result.approvalId ? { approvalId: result.approvalId } : {}),
+      // Accepted all the same: the row is the record, and the orchestrator's sweep runs a queued call whose
+      // wake-up never reached it (within seconds of the queue being back).
+      ...(result.wakeDeferred
+        ? { note: 'recorded; the call queue is unreachable, so it runs once the queue is back' }
+        : {}),
     };
   }
 
@@ -94,7 +99,7 @@ export class CallsService {
       );
     }
     // The orchestrator writes the evidence rows and seals `cancelled` when it wakes.
-    await this.requests.wake(id, cancelled.deviceId);
+    await this.requests.wakeIfReachable(id, cancelled.deviceId);
     return { id, state: 'finished', cancelledBy: actor.operatorId };
   }
 

@@ -2,7 +2,9 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { PlatformEvent } from '@fleet/domain';
+import { DependencyUnavailableError, type Redis } from '@fleet/queues';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import { REDIS } from '../infra/tokens';
 import { CurrentActor, type Actor } from '../http/actor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidQuery } from '../http/validation';
@@ -23,6 +25,7 @@ export class EventsController {
   constructor(
     private readonly relay: EventRelay,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   @Get()
@@ -40,6 +43,10 @@ export class EventsController {
     @ValidQuery(eventsQuery) q: z.infer<typeof eventsQuery>,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // The events come through Redis: a stream opened while it is down would stay silent, so say so instead.
+    if (this.redis.status !== 'ready') {
+      throw new DependencyUnavailableError('redis', `the event stream needs Redis (${this.redis.status})`);
+    }
     reply.hijack(); // the stream is written by hand and stays open
     const out = reply.raw;
     out.writeHead(200, {

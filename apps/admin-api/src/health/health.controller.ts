@@ -2,6 +2,7 @@ import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { postgresHealthCheck, type Pool } from '@fleet/db';
 import { redisHealthCheck, type Redis } from '@fleet/queues';
+import { registerDependencyGauge } from '@fleet/runtime';
 import { runHealthChecks, type Registry } from '@fleet/telemetry';
 import { Roles } from '../http/route-metadata';
 import { METRICS_REGISTRY, PG_POOL, REDIS } from '../infra/tokens';
@@ -18,12 +19,13 @@ export class HealthController {
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
   ) {
     this.checks = [postgresHealthCheck(pool), redisHealthCheck(redis)];
+    registerDependencyGauge(registry, this.checks);
   }
 
   @Get('healthz')
   async health(@Res() reply: FastifyReply): Promise<void> {
     const report = await runHealthChecks(this.checks);
-    await reply.code(report.ok ? 200 : 503).send({ status: report.ok ? 'ok' : 'unhealthy', ...report });
+    await reply.code(report.ok ? 200 : 503).send(report);
   }
 
   @Get('metrics')

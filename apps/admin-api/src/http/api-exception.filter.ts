@@ -2,6 +2,10 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '@fleet/telemetry';
 import { ApiError } from './api-error';
+import { unavailableDependency, type Dependency } from './dependency-errors';
+
+/** Seconds a client is told to wait before trying again while a dependency is down. */
+export const RETRY_AFTER_S = 5;
 
 /** What a 429 without a better estimate tells the client to wait. */
 const DEFAULT_RETRY_AFTER_S = 60;
@@ -12,6 +16,8 @@ export interface ErrorBody {
   code: string;
   message: string;
   issues?: { field: string; message: string }[];
+  /** On a 503: what the API could not reach (`postgres`, `redis`). */
+  dependency?: Dependency;
 }
 
 /**
@@ -25,16 +31,29 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = this.toBody(exception);
-    if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
+    if (body.dependency) this.logger.warn({ err: exception, dependency: body.dependency }, body.message);
+    else if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
     if (reply.sent) return;
-    // RFC 9110 §10.2.3: every 429 says when to come back (a client that guesses retries at once, and again).
+    // RFC 9110 §10.2.3: every 429 and 503 says when to come back (a client that guesses retries at once, and
+    // again).
     const retryAfter = exception instanceof ApiError ? exception.retryAfterS : undefined;
-    if (body.statusCode === 429 || retryAfter !== undefined)
-      void reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter ?? DEFAULT_RETRY_AFTER_S))));
+    if (body.statusCode === 429 || body.statusCode === 503 || retryAfter !== undefined) {
+      const fallback = body.statusCode === 503 ? RETRY_AFTER_S : DEFAULT_RETRY_AFTER_S;
+      void reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter ?? fallback))));
+    }
     void reply.code(body.statusCode).header('content-type', 'application/json').send(body);
   }
 
   private toBody(exception: unknown): ErrorBody {
+    const dependency = unavailableDependency(exception);
+    if (dependency) {
+      return {
+        statusCode: 503,
+        code: 'dependency_unavailable',
+        message: `${dependency} is unreachable; nothing was lost, try again in ${RETRY_AFTER_S} s`,
+        dependency,
+      };
+    }
     if (exception instanceof ApiError) {
       return {
         statusCode: exception.status,

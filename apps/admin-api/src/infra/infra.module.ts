@@ -1,12 +1,13 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { createPgPool, type Pool } from '@fleet/db';
 import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
-import { createRedis, watchRedis, type Redis } from '@fleet/queues';
+import { createRequestRedis, watchRedis, type Redis } from '@fleet/queues';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { JsonDepthRefusals } from '../http/json-depth.interceptor';
 import { ConnectionCloser } from './connection-closer';
 import { ControlChannel } from './control-channel';
+import { DEPENDENCY_WAIT_MS } from './dependency-wait';
 import { PrismaService } from './prisma.service';
 import { Notices } from './notices';
 import { Transactions } from './transactions';
@@ -27,19 +28,22 @@ export class InfraModule {
         useFactory: () =>
           createPgPool(config.DATABASE_URL, {
             onError: (err) => logger.warn({ err }, 'postgres pool error'),
+            connectionTimeoutMs: DEPENDENCY_WAIT_MS,
           }),
       },
       {
         provide: REDIS,
         useFactory: () => {
-          const redis = createRedis(config.REDIS_URL);
+          // Fails at once while Redis is down: a request is answered 503, never held until Redis is back.
+          const redis = createRequestRedis(config.REDIS_URL);
           watchRedis(redis, logger);
           return redis;
         },
       },
       {
         provide: CallRequests,
-        useFactory: (pool: Pool, redis: Redis) => new CallRequests(pool, redis, config.QUEUE_PREFIX),
+        useFactory: (pool: Pool, redis: Redis) =>
+          new CallRequests(pool, redis, config.QUEUE_PREFIX, { wakeTimeoutMs: DEPENDENCY_WAIT_MS }),
         inject: [PG_POOL, REDIS],
       },
       {
@@ -49,7 +53,10 @@ export class InfraModule {
       },
       {
         provide: VoiceTurnQueue,
-        useFactory: (redis: Redis) => new VoiceTurnQueue('voice-turns', redis, config.QUEUE_PREFIX),
+        useFactory: (redis: Redis) =>
+          new VoiceTurnQueue('voice-turns', redis, config.QUEUE_PREFIX, undefined, {
+            addTimeoutMs: DEPENDENCY_WAIT_MS,
+          }),
         inject: [REDIS],
       },
       {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChainWalk, sealMismatches, type ChainBreak, type SealField } from '@fleet/domain';
-import { Counter, type Registry } from '@fleet/telemetry';
+import { Counter, Gauge, type Registry } from '@fleet/telemetry';
 import { METRICS_REGISTRY } from '../infra/tokens';
 import { IntegrityRepository, type ChainRow, type SealRow } from './integrity.repository';
 
@@ -45,6 +45,10 @@ const MAX_LISTED = 1_000;
 @Injectable()
 export class IntegrityService {
   private readonly failures: Counter;
+  /** The last whole-fleet check, for the alert rules on broken evidence (deploy/prometheus). */
+  private readonly brokenChains: Gauge;
+  private readonly mismatchedSeals: Gauge;
+  private readonly checkedAt: Gauge;
 
   constructor(
     private readonly evidence: IntegrityRepository,
@@ -56,12 +60,32 @@ export class IntegrityService {
       labelNames: ['problem'],
       registers: [registry],
     });
+    this.brokenChains = new Gauge({
+      name: 'admin_api_evidence_chains_broken',
+      help: 'Devices whose evidence chain was broken at the last whole-fleet integrity check',
+      registers: [registry],
+    });
+    this.mismatchedSeals = new Gauge({
+      name: 'admin_api_sealed_calls_mismatched',
+      help: 'Sealed calls whose row differed from their seal at the last whole-fleet integrity check',
+      registers: [registry],
+    });
+    this.checkedAt = new Gauge({
+      name: 'admin_api_integrity_checked_timestamp_seconds',
+      help: 'When the last whole-fleet integrity check finished (Unix time)',
+      registers: [registry],
+    });
   }
 
   async check(deviceId?: string): Promise<IntegrityReport> {
     const [chains, seals] = [await this.walkChains(deviceId), await this.compareSeals(deviceId)];
     for (const b of chains.broken) this.failures.inc({ problem: b.problem });
     if (seals.count > 0) this.failures.inc({ problem: 'seal_mismatch' }, seals.count);
+    if (deviceId === undefined) {
+      this.brokenChains.set(chains.broken.length);
+      this.mismatchedSeals.set(seals.count);
+      this.checkedAt.set(Date.now() / 1000);
+    }
     return {
       ok: chains.broken.length === 0 && seals.count === 0,
       checkedDevices: chains.devices,

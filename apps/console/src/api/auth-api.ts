@@ -6,6 +6,9 @@ export const authApi = {
   login: (email: string, password: string) =>
     request<SignedIn>('POST', '/auth/login', { body: { email, password } }),
   logout: () => request<void>('POST', '/auth/logout'),
+  /** The first start's one-time link: sets the password and signs in. */
+  signInWithLink: (token: string, password: string) =>
+    request<SignedIn>('POST', '/auth/sign-in-link', { body: { token, password } }),
   /** Where the browser goes to sign in through the organisation's OpenID Connect provider. */
   oidcLoginUrl: `${API_BASE}/auth/oidc/login`,
   /**

@@ -395,6 +395,21 @@ export interface Preview {
   willSkip?: number;
 }
 
+/** GET /fleet/summary (apps/admin-api/src/fleet-summary/fleet-summary.schemas.ts). */
+export interface FleetSummary {
+  at: string;
+  devices: { total: number; online: number; offline: number };
+  byBoard: { board: string | null; online: number; offline: number }[];
+  byFirmware: { firmware: string | null; online: number; offline: number }[];
+  byDialect: { dialect: string; online: number; offline: number }[];
+  calls: {
+    from: string;
+    to: string;
+    byVerdict: Partial<Record<Verdict, number>>;
+    buckets: { start: string; byVerdict: Partial<Record<Verdict, number>> }[];
+  };
+}
+
 export interface Firmware {
   id: string;
   version: string;

@@ -1,5 +1,6 @@
 import { SessionProvider, useSession } from '../auth/session';
 import { SignInPage } from '../auth/SignInPage';
+import { WelcomePage } from '../auth/WelcomePage';
 import { I18nProvider } from '../i18n/i18n';
 import { Loading } from '../components/Loading';
 import { Layout } from './Layout';
@@ -19,7 +20,8 @@ export function App() {
 function Gate() {
   const { state } = useSession();
   if (state.kind === 'loading') return <Loading />;
-  if (state.kind === 'signed_out') return <SignInPage />;
+  if (state.kind === 'signed_out')
+    return window.location.pathname === '/welcome' ? <WelcomePage /> : <SignInPage />;
   return (
     <Layout>
       <Pages />

@@ -19,6 +19,7 @@ export function matchRoute(pathname: string): Route {
   if (rest.length > 0) return { name: 'not_found' };
   switch (first) {
     case undefined:
+    case 'welcome': // the first start's sign-in link, once signed in
       return { name: 'overview' };
     case 'devices':
       if (second === undefined) return { name: 'devices' };

@@ -10,6 +10,7 @@ type SessionState = { kind: 'loading' } | { kind: 'signed_out' } | { kind: 'sign
 export interface Session {
   state: SessionState;
   signIn: (email: string, password: string) => Promise<void>;
+  signInWithLink: (token: string, password: string) => Promise<void>;
   signOut: () => Promise<void>;
 }
 
@@ -44,6 +45,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       state,
       async signIn(email, password) {
         await authApi.login(email, password);
+        await load();
+      },
+      async signInWithLink(token, password) {
+        await authApi.signInWithLink(token, password);
         await load();
       },
       async signOut() {

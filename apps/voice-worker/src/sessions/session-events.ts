@@ -1,4 +1,12 @@
-import { voiceSessionEventSchema, voiceStreams, type Redis, type VoiceSessionEvent } from '@fleet/queues';
+import {
+  ensureConsumerGroup,
+  isNoGroup,
+  voiceSessionEventSchema,
+  voiceStreams,
+  type ReaderHealth,
+  type Redis,
+  type VoiceSessionEvent,
+} from '@fleet/queues';
 import type { Logger } from '@fleet/telemetry';
 
 type Opened = Extract<VoiceSessionEvent, { event: 'opened' }>;
@@ -30,14 +38,11 @@ export class SessionEventsReader {
     private readonly consumer: string,
     private readonly handlers: SessionEventHandlers,
     private readonly logger: Logger,
+    private readonly health?: ReaderHealth,
   ) {}
 
   async start(): Promise<void> {
-    await this.groupConnection
-      .xgroup('CREATE', voiceStreams.sessions, SESSION_GROUP, '$', 'MKSTREAM')
-      .catch((err: Error) => {
-        if (!err.message.includes('BUSYGROUP')) throw err;
-      });
+    await ensureConsumerGroup(this.groupConnection, voiceStreams.sessions, SESSION_GROUP);
     this.running = true;
     this.loops = [this.readGroup(), this.readTail()];
   }
@@ -48,7 +53,7 @@ export class SessionEventsReader {
   }
 
   private async readGroup(): Promise<void> {
-    await this.loop(async () => {
+    await this.loop('session group reader', async () => {
       const reply = (await this.groupConnection.xreadgroup(
         'GROUP',
         SESSION_GROUP,
@@ -71,7 +76,7 @@ export class SessionEventsReader {
 
   private async readTail(): Promise<void> {
     let cursor = '$';
-    await this.loop(async () => {
+    await this.loop('session tail reader', async () => {
       const reply: StreamReply = await this.tailConnection.xread(
         'COUNT',
         100,
@@ -89,15 +94,39 @@ export class SessionEventsReader {
     });
   }
 
-  private async loop(read: () => Promise<void>): Promise<void> {
+  private async loop(name: string, read: () => Promise<void>): Promise<void> {
     while (this.running) {
       try {
         await read();
+        this.health?.succeeded(name);
       } catch (err) {
         if (!this.running) return;
+        this.health?.failed(name, err);
+        if (isNoGroup(err) && (await this.recreateGroup())) continue;
         this.logger.warn({ err }, 'reading voice:sessions failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
+    }
+  }
+
+  /**
+   * Redis restarted empty (or someone deleted the stream): the group is gone and every read fails NOGROUP
+   * until it exists again. Recreated from the stream's start, so the sessions the broker opened since the
+   * restart are shared out as usual. Sessions owned before it stay owned (the worker keeps their state).
+   */
+  private async recreateGroup(): Promise<boolean> {
+    try {
+      const result = await ensureConsumerGroup(
+        this.groupConnection,
+        voiceStreams.sessions,
+        SESSION_GROUP,
+        '0',
+      );
+      if (result === 'created') this.logger.warn('voice:sessions consumer group was missing; recreated it');
+      return true;
+    } catch (err) {
+      this.logger.warn({ err }, 'cannot recreate the voice:sessions consumer group');
+      return false;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { voiceStreams, type Redis } from '@fleet/queues';
+import { isNoGroup, voiceStreams, type Redis } from '@fleet/queues';
 import type { Logger } from '@fleet/telemetry';
 import { parseEvent, SESSION_GROUP, type SessionEventHandlers } from './session-events';
 import type { SessionDirectory } from './session-directory';
@@ -27,7 +27,10 @@ export class SessionReclaimer {
 
   start(): void {
     this.timer = setInterval(() => {
-      this.running = this.tick().catch((err: unknown) => this.logger.warn({ err }, 'session reclaim failed'));
+      this.running = this.tick().catch((err: unknown) => {
+        // The group reader recreates a group a Redis restart lost; nothing of ours to reclaim meanwhile.
+        if (!isNoGroup(err)) this.logger.warn({ err }, 'session reclaim failed');
+      });
     }, EVERY_MS);
     this.timer.unref();
   }

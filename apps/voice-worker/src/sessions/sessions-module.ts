@@ -1,5 +1,5 @@
 import type { MqttClient } from 'mqtt';
-import type { Redis, UplinkFrame } from '@fleet/queues';
+import type { ReaderHealth, Redis, UplinkFrame } from '@fleet/queues';
 import type { StopStack } from '@fleet/runtime';
 import type { Logger } from '@fleet/telemetry';
 import type { VoiceWorkerConfig } from '../config';
@@ -21,6 +21,8 @@ export async function startSessions(deps: {
   logger: Logger;
   stack: StopStack;
   turns: TurnsModule;
+  /** Where the stream readers report, for `/healthz`. */
+  readers: ReaderHealth;
 }): Promise<void> {
   const { config, redis, logger, stack, turns } = deps;
   // The reader delivers to the supervisor, which tells the reader what to watch: wired in two steps.
@@ -31,6 +33,7 @@ export async function startSessions(deps: {
     config.WORKER_ID,
     (sessionId, frame) => deliver(sessionId, frame),
     logger,
+    deps.readers,
   );
   const owner = new SessionSupervisor({
     redis,
@@ -60,6 +63,7 @@ export async function startSessions(deps: {
     config.WORKER_ID,
     owner,
     logger,
+    deps.readers,
   );
   await events.start();
   stack.push('session events', () => events.stop());

@@ -1,4 +1,5 @@
 import {
+  type ReaderHealth,
   readUplinkFields,
   SessionStreamReader,
   voiceStreams,
@@ -15,6 +16,7 @@ export class UplinkReader extends SessionStreamReader<UplinkFrame> {
     workerId: string,
     deliver: (sessionId: string, frame: UplinkFrame) => void,
     logger: Logger,
+    health?: ReaderHealth,
   ) {
     super({
       blocking,
@@ -26,6 +28,7 @@ export class UplinkReader extends SessionStreamReader<UplinkFrame> {
       count: 200,
       what: 'uplink',
       logger,
+      ...(health ? { health } : {}),
     });
   }
 }

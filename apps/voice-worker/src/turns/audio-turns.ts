@@ -20,6 +20,7 @@ export class AudioTurns {
     private readonly queue: QueueClient<'voice-turns'>,
     private readonly metrics: VoiceMetrics,
     private readonly logger: Logger,
+    private readonly workerId: string,
     private readonly statedLanguage?: string,
   ) {}
 
@@ -43,6 +44,7 @@ export class AudioTurns {
       deviceId: session.mac,
       sessionId: session.sessionId,
       timings: { ...clock.json },
+      workerId: this.workerId,
     });
     const fail = async (error: string) => {
       await this.turns.end(turnId, { state: 'failed', toolCalls: [], timings: { ...clock.json }, error });

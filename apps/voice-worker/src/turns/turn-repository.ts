@@ -43,15 +43,17 @@ export class TurnRepository {
   }
 
   /** An audio turn is born when speech ends, before anyone knows what was said. */
+  /** Held by the worker that recognises it until a worker takes its job: if that one dies, it is answered. */
   async createAudioTurn(t: {
     deviceId: string;
     sessionId: string;
     timings: Record<string, unknown>;
+    workerId: string;
   }): Promise<string> {
     const { rows } = await this.pool.query<{ id: string }>(
-      `INSERT INTO voice_turn (id, device_id, session_id, source, state, timings)
-       VALUES (gen_random_uuid(), $1, $2, 'audio', 'thinking', $3) RETURNING id`,
-      [t.deviceId, t.sessionId, JSON.stringify(t.timings)],
+      `INSERT INTO voice_turn (id, device_id, session_id, source, state, timings, worker_id)
+       VALUES (gen_random_uuid(), $1, $2, 'audio', 'thinking', $3, $4) RETURNING id`,
+      [t.deviceId, t.sessionId, JSON.stringify(t.timings), t.workerId],
     );
     return rows[0]!.id;
   }

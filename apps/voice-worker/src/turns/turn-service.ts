@@ -1,5 +1,7 @@
 import { inSpan, type Logger } from '@fleet/telemetry';
 import type { PlatformEventBus } from '@fleet/platform-client';
+import type { TurnOwnershipRepository } from '../failover/turn-ownership.repository';
+import type { TurnRescue } from '../failover/turn-rescue';
 import { languageOf } from '../language';
 import type { LlmProvider } from '../providers/llm/llm-provider';
 import type { SessionDirectory } from '../sessions/session-directory';
@@ -8,7 +10,9 @@ import { aiCatalog } from './ai-catalog';
 import type { CatalogRepository } from './catalog-repository';
 import type { DeviceCalls } from './device-calls';
 import { runLlmRounds } from './llm-rounds';
+import { SORRY } from './apology';
 import type { ReplyPresenter, ReplyTarget } from './reply-presenter';
+import { replyTargetOf } from './reply-target';
 import { replyFor } from './reply-wording';
 import type { ToolCallRecord } from './tool-call-record';
 import type { TurnRecord, TurnRepository, TurnState } from './turn-repository';
@@ -22,13 +26,13 @@ export interface TurnServiceDeps {
   llm: LlmProvider;
   calls: DeviceCalls;
   presenter: ReplyPresenter;
+  ownership: TurnOwnershipRepository;
+  rescue: TurnRescue;
   events: PlatformEventBus;
   metrics: VoiceMetrics;
   logger: Logger;
   settings: { maxRounds: number; vision: boolean };
 }
-
-const SORRY = { en: 'Sorry, something went wrong.', zh: '抱歉，出了点问题。' };
 
 /**
  * One voice turn (job `voice.turn`), from a transcript to the reply: the AI-visible catalog, the model's rounds
@@ -36,11 +40,34 @@ const SORRY = { en: 'Sorry, something went wrong.', zh: '抱歉，出了点问�
  * is stored with its reason and said plainly; nothing here throws to BullMQ (a retry would talk over the user).
  */
 export class TurnService {
+  /** Turns this process is running now: a second delivery of one of their jobs is not a dead worker's. */
+  private readonly running = new Set<string>();
+
   constructor(private readonly deps: TurnServiceDeps) {}
 
   async execute(turnId: string): Promise<void> {
+    if (this.running.has(turnId)) return;
     const turn = await this.deps.turns.load(turnId);
     if (!turn || turn.state === 'finished' || turn.state === 'failed') return;
+    // A job whose worker died mid-turn comes back (BullMQ's stalled-job check): answered, never run twice.
+    const claim = await this.deps.ownership.claim(turnId);
+    if (claim === 'skip') return;
+    if (claim === 'orphaned') {
+      await this.deps.rescue.answer(
+        { ...turn, workerId: 'a stopped worker' },
+        'its voice worker stopped in the middle of the turn',
+      );
+      return;
+    }
+    this.running.add(turnId);
+    try {
+      await this.run(turn);
+    } finally {
+      this.running.delete(turnId);
+    }
+  }
+
+  private async run(turn: TurnRecord): Promise<void> {
     const clock = TurnClock.resume(turn.timings, turn.createdAt);
     clock.mark('pickedUpMs');
     const language = languageOf(turn.transcript ?? '', turn.language);
@@ -91,11 +118,8 @@ export class TurnService {
     }
   }
 
-  private async targetOf(turn: TurnRecord): Promise<ReplyTarget> {
-    const session = turn.sessionId
-      ? await this.deps.sessions.session(turn.sessionId)
-      : await this.deps.sessions.openSessionOf(turn.deviceId);
-    return session ? { mode: 'spoken', mac: turn.deviceId, session } : { mode: 'text', mac: turn.deviceId };
+  private targetOf(turn: TurnRecord): Promise<ReplyTarget> {
+    return replyTargetOf(this.deps.sessions, turn);
   }
 
   private async fail(

@@ -1,10 +1,15 @@
 import type { MqttClient } from 'mqtt';
 import type { Pool } from 'pg';
+import { createDatabase } from '@fleet/db';
 import { CallRequests, PlatformEventBus } from '@fleet/platform-client';
 import { QueueClient, type Redis } from '@fleet/queues';
 import type { StopStack } from '@fleet/runtime';
 import type { Logger } from '@fleet/telemetry';
 import type { VoiceWorkerConfig } from '../config';
+import { TurnOwnershipRepository } from '../failover/turn-ownership.repository';
+import { TurnReclaimer } from '../failover/turn-reclaimer';
+import { TurnRescue } from '../failover/turn-rescue';
+import { WorkerLivenessRepository } from '../failover/worker-liveness.repository';
 import type { Providers } from '../providers/providers';
 import { Aborts } from '../sessions/aborts';
 import { DownlinkWriter } from '../sessions/downlink-writer';
@@ -57,6 +62,24 @@ export async function startTurns(deps: {
     providers.tts,
     aborts,
   );
+  const events = new PlatformEventBus(redis);
+  const db = createDatabase(pool);
+  const ownership = new TurnOwnershipRepository(db, config.WORKER_ID, config.WORKER_LIVENESS_TTL_MS);
+  const rescue = new TurnRescue({ ownership, sessions: directory, presenter, events, metrics, logger });
+  // Stopped after the turn worker (pushed before it): the heartbeat lasts while the last turns finish.
+  const reclaimer = new TurnReclaimer(
+    new WorkerLivenessRepository(db, config.WORKER_ID),
+    ownership,
+    rescue,
+    {
+      heartbeatMs: Math.max(100, Math.round(config.WORKER_LIVENESS_TTL_MS / 5)),
+      sweepMs: Math.max(250, Math.round(config.WORKER_LIVENESS_TTL_MS / 2)),
+      lostAfterMs: config.TURN_LOST_AFTER_MS,
+    },
+    logger,
+  );
+  await reclaimer.start(new Date());
+  stack.push('turn reclaimer', () => reclaimer.stop());
   const service = new TurnService({
     turns,
     catalogs: new CatalogRepository(pool),
@@ -64,7 +87,9 @@ export async function startTurns(deps: {
     llm: providers.llm,
     calls,
     presenter,
-    events: new PlatformEventBus(redis),
+    ownership,
+    rescue,
+    events,
     metrics,
     logger,
     settings: { maxRounds: config.LLM_MAX_ROUNDS, vision: providers.vision !== undefined },
@@ -78,6 +103,14 @@ export async function startTurns(deps: {
   stack.push('turn worker', () => worker.close());
   const queue = new QueueClient('voice-turns', redis, config.QUEUE_PREFIX);
   stack.push('turn queue', () => queue.close());
-  const audioTurns = new AudioTurns(turns, providers.asr, queue, metrics, logger, config.ASR_LANGUAGE);
+  const audioTurns = new AudioTurns(
+    turns,
+    providers.asr,
+    queue,
+    metrics,
+    logger,
+    config.WORKER_ID,
+    config.ASR_LANGUAGE,
+  );
   return { audioTurns, directory, aborts };
 }

@@ -4,13 +4,21 @@ export { Pool } from 'pg';
 
 /**
  * A plain pg pool for what Prisma is slow at (bulk evidence writes with unnest/COPY, hot-path reads).
- * Errors on idle clients are reported, not thrown: a Postgres restart must not crash the service.
+ * Connection errors are reported, not thrown: a Postgres restart must not crash the service.
  */
 export function createPgPool(
   url: string,
-  { max = 10, onError }: { max?: number; onError?: (err: Error) => void } = {},
+  {
+    max = 10,
+    onError,
+    connectionTimeoutMs = 5_000,
+  }: { max?: number; onError?: (err: Error) => void; connectionTimeoutMs?: number } = {},
 ): Pool {
-  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: connectionTimeoutMs });
   pool.on('error', (err) => onError?.(err));
+  // The pool listens for errors on idle clients only. A client checked out (a transaction in progress) whose
+  // connection dies (Postgres restarted) emits 'error' too, and without a listener that kills the process; its
+  // query is rejected all the same, so the caller still learns of it.
+  pool.on('connect', (client) => client.on('error', (err) => onError?.(err)));
   return pool;
 }

@@ -1,1 +1,7 @@
 export { bootstrapAdmin, type BootstrappedAdmin } from './bootstrap-admin';
+export {
+  hashSignInToken,
+  SignInLinksRepository,
+  SIGN_IN_LINK_TTL_MS,
+  type IssuedSignInLink,
+} from './sign-in-links.repository';

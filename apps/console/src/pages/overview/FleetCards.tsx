@@ -40,6 +40,9 @@ export function FleetCards() {
       <Card title={t('overview.by_firmware')}>
         <BarList bars={data.byFirmware} label={t('overview.by_firmware')} format={number} />
       </Card>
+      <Card title={t('overview.by_dialect')}>
+        <BarList bars={data.byDialect} label={t('overview.by_dialect')} format={number} />
+      </Card>
     </>
   );
 }

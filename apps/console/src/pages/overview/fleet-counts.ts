@@ -1,24 +1,23 @@
-import type { Preview } from '../../api/types';
+import type { FleetSummary } from '../../api/types';
 
 export interface FleetCounts {
   online: number;
   offline: number;
   byBoard: { label: string; value: number }[];
   byFirmware: { label: string; value: number }[];
+  byDialect: { label: string; value: number }[];
 }
 
-/**
- * The fleet's counts from two previews (online, offline): the preview counts active devices matching a
- * selector, by board and firmware, so the two halves add up to the whole active fleet.
- */
-export function fleetCounts(online: Preview, offline: Preview, unknown: string): FleetCounts {
+/** The overview's counts from the API's fleet summary (one request, whatever the fleet's size). */
+export function fleetCounts(summary: FleetSummary, unknown: string): FleetCounts {
+  const bars = <T extends { online: number; offline: number }>(rows: T[], label: (r: T) => string | null) =>
+    merge(rows.map((r) => [label(r) ?? unknown, r.online + r.offline]));
   return {
-    online: online.matched,
-    offline: offline.matched,
-    byBoard: merge([...online.byBoard, ...offline.byBoard].map((b) => [b.board ?? unknown, b.devices])),
-    byFirmware: merge(
-      [...online.byFirmware, ...offline.byFirmware].map((f) => [f.firmware ?? unknown, f.devices]),
-    ),
+    online: summary.devices.online,
+    offline: summary.devices.offline,
+    byBoard: bars(summary.byBoard, (r) => r.board),
+    byFirmware: bars(summary.byFirmware, (r) => r.firmware),
+    byDialect: bars(summary.byDialect, (r) => r.dialect),
   };
 }
 

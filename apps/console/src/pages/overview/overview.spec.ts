@@ -1,35 +1,24 @@
-import type { Preview } from '../../api/types';
+import type { FleetSummary } from '../../api/types';
 import { fleetCounts } from './fleet-counts';
 import { addCall, emptyBuckets, roll } from './verdict-timeline';
 
-const preview = (p: Partial<Preview>): Preview => ({
-  matched: 0,
-  online: 0,
-  byBoard: [],
-  byFirmware: [],
-  sample: [],
-  ...p,
-});
-
 describe('the fleet overview', () => {
-  it('adds the online and offline halves up by board and firmware, largest first', () => {
-    const counts = fleetCounts(
-      preview({
-        matched: 3,
-        byBoard: [{ board: 'bread', devices: 3 }],
-        byFirmware: [{ firmware: '2.0', devices: 3 }],
-      }),
-      preview({
-        matched: 5,
-        byBoard: [
-          { board: 'bread', devices: 1 },
-          { board: null, devices: 4 },
-        ],
-        byFirmware: [{ firmware: '1.0', devices: 5 }],
-      }),
-      'unknown',
-    );
-    expect(counts).toEqual({
+  it('draws the fleet summary as bars, largest first, with an unknown board or firmware named', () => {
+    const summary: FleetSummary = {
+      at: '2026-12-01T10:00:00Z',
+      devices: { total: 8, online: 3, offline: 5 },
+      byBoard: [
+        { board: 'bread', online: 3, offline: 1 },
+        { board: null, online: 0, offline: 4 },
+      ],
+      byFirmware: [
+        { firmware: '2.0', online: 3, offline: 0 },
+        { firmware: '1.0', online: 0, offline: 5 },
+      ],
+      byDialect: [{ dialect: 'xiaozhi', online: 3, offline: 5 }],
+      calls: { from: '2026-12-01T09:00:00Z', to: '2026-12-01T10:00:00Z', byVerdict: {}, buckets: [] },
+    };
+    expect(fleetCounts(summary, 'unknown')).toEqual({
       online: 3,
       offline: 5,
       byBoard: [
@@ -40,6 +29,7 @@ describe('the fleet overview', () => {
         { label: '1.0', value: 5 },
         { label: '2.0', value: 3 },
       ],
+      byDialect: [{ label: 'xiaozhi', value: 8 }],
     });
   });
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { reportsApi } from '../../api/reports-api';
+import { fleetApi } from '../../api/fleet-api';
 import { VERDICTS } from '../../domain/constants';
 import { useEvents } from '../../hooks/useEvents';
 import { addCall, emptyBuckets, roll, type Bucket } from './verdict-timeline';
@@ -8,8 +8,8 @@ export const BUCKET_MS = 5 * 60_000;
 export const BUCKETS = 12;
 
 /**
- * Calls by verdict per five minutes over the last hour: read once from the audit report (one short period
- * per interval), then kept current from the live `call` events as verdicts are sealed.
+ * Calls by verdict per five minutes over the last hour: read once from the fleet summary (its intervals are
+ * aligned like these), then kept current from the live `call` events as verdicts are sealed.
  */
 export function useVerdictTimeline(): { buckets: Bucket[]; loading: boolean } {
   const [buckets, setBuckets] = useState(() => emptyBuckets(Date.now(), BUCKET_MS, BUCKETS));
@@ -18,17 +18,17 @@ export function useVerdictTimeline(): { buckets: Bucket[]; loading: boolean } {
   useEffect(() => {
     let live = true;
     const initial = emptyBuckets(Date.now(), BUCKET_MS, BUCKETS);
-    void Promise.all(
-      initial.map(async (b) => {
-        const report = await reportsApi.audit({
-          from: new Date(b.start).toISOString(),
-          to: new Date(b.start + BUCKET_MS).toISOString(),
+    void fleetApi
+      .summary(BUCKETS * (BUCKET_MS / 1000), BUCKET_MS / 1000)
+      .then((summary) => {
+        const counted = new Map(summary.calls.buckets.map((b) => [Date.parse(b.start), b.byVerdict]));
+        return initial.map((b) => {
+          const counts: Bucket['counts'] = {};
+          const read = counted.get(b.start) ?? {};
+          for (const v of VERDICTS) if (read[v]) counts[v] = read[v];
+          return { start: b.start, counts };
         });
-        const counts: Bucket['counts'] = {};
-        for (const v of VERDICTS) if (report.calls.byVerdict[v]) counts[v] = report.calls.byVerdict[v];
-        return { start: b.start, counts };
-      }),
-    )
+      })
       .then((read) => {
         if (!live) return;
         // Live events that arrived while the report was read are in `current`: add them on top.

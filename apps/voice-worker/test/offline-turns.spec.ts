@@ -1,6 +1,5 @@
 import type { SimDevice } from '@fleet/device-sim';
-import { waitFor } from '@fleet/testing';
-import { spokenPcm, withSilence } from './speech';
+import { spokenPcm, waitFor, withSilence } from '@fleet/testing';
 import { startVoicePlatform, type VoicePlatform } from './voice-platform';
 
 // The offline providers, all defaults: pocketsphinx with the command grammar, the intent engine, espeak-ng.

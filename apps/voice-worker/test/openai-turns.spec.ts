@@ -1,5 +1,5 @@
 import { BREAD_COMPACT_WIFI, type SimDevice } from '@fleet/device-sim';
-import { waitFor } from '@fleet/testing';
+import { spokenPcm, waitFor, withSilence } from '@fleet/testing';
 import {
   functionFor,
   startScriptedOpenAi,
@@ -7,7 +7,6 @@ import {
   userText,
   type ScriptedOpenAi,
 } from './scripted-openai';
-import { spokenPcm, withSilence } from './speech';
 import { startVoicePlatform, type VoicePlatform } from './voice-platform';
 
 const VISION_TOKEN = 'vision-token-0123456789';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toneWav } from './speech';
+import { toneWav } from '@fleet/testing';
 
 /** The OpenAI rule for function names; a real API answers 400 to anything else. */
 const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

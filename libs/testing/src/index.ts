@@ -14,3 +14,4 @@ export { getJson } from './http';
 export { startTestMqttBroker, type TestMqttBroker, type TestMqttBrokerOptions } from './test-mqtt-broker';
 export { startServiceProcess, type ServiceProcess } from './service-process';
 export { registerListenAiDevice, type RegisteredListenAiDevice } from './listenai-devices';
+export { spokenPcm, withSilence, toneWav } from './speech';

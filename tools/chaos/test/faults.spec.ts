@@ -1,8 +1,5 @@
-import { getJson, waitFor } from '@fleet/testing';
-// The voice worker's speech fixture (espeak-ng through sox) and the deploy-check's reading of deploy/'s rules
-// and dashboard: shared code, reused rather than copied.
-import { spokenPcm, withSilence } from '../../../apps/voice-worker/test/speech';
-import { declaredMetrics, metricsUsed } from '../../deploy-check/src/observability-files';
+import { declaredMetrics, metricsUsed } from '@fleet/deploy-check';
+import { getJson, spokenPcm, waitFor, withSilence } from '@fleet/testing';
 import { api } from './api-client';
 import { deliveries } from './case-facts';
 import { startChaosPlatform, type ChaosPlatform } from './chaos-platform';

@@ -74,6 +74,8 @@ export async function startChaosPlatform(options: ChaosPlatformOptions): Promise
       PUBLIC_HOST: '127.0.0.1',
       MQTT_PORT: String(mqttPort),
       MQTT_WS_PORT: '0',
+      // No ListenAI devices here; the default 8086 would collide with any other platform on the machine.
+      LINK_PORT: '0',
       HTTP_PORT: String(httpPort),
       UDP_PORT: String(udpPort),
       REPLICA_LIVENESS_TTL_MS: '1500',

@@ -18,6 +18,7 @@ interface CallRow {
   origin: string;
   state: string;
   verdict: string | null;
+  reason?: string | null;
   jsonrpc_id: number | null;
 }
 
@@ -58,7 +59,7 @@ describe('two brokers and two orchestrators serving one fleet', () => {
     const read = async () =>
       (
         await t.sql.query<CallRow>(
-          'SELECT id, device_id, tool, origin, state, verdict, jsonrpc_id FROM call WHERE id = ANY($1)',
+          'SELECT id, device_id, tool, origin, state, verdict, reason, jsonrpc_id FROM call WHERE id = ANY($1)',
           [ids],
         )
       ).rows;

@@ -131,7 +131,8 @@ function readbackVerdict(reply: ReplyObservation, effect: EffectObservation): Ju
 
 /** DESIGN §5: a reboot is a boot check-in plus a new connection; an upgrade also the registry's version. */
 function rebootVerdict(effect: EffectObservation): Judgement | undefined {
-  if (effect.kind !== 'reboot') throw new Error('a reboot or upgrade is judged by what was seen after it');
+  // Nothing seen yet: only a refusal in the reply (judged before) could settle it now.
+  if (effect.kind !== 'reboot') return undefined;
   const upgrade = effect.expectedVersion !== undefined;
   if (effect.boot && effect.reconnected) {
     if (!upgrade) return settled('verified', 'the device checked in after a boot and reconnected');

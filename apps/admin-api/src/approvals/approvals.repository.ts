@@ -20,6 +20,8 @@ export interface ApprovalFacts {
   campaignId: string | null;
   /** The call was cancelled or sealed meanwhile: nothing is left to approve. */
   callSettled: boolean;
+  /** DESIGN §4: the call's delivery deadline passed while it waited; approving it is refused. */
+  callPastDeadline: boolean;
 }
 
 export interface ApprovalRow {
@@ -62,7 +64,7 @@ const VIEW = `SELECT a.id, a.state,
 
 /** What still waits: pending, in time, and its call or campaign still waiting for it. */
 const WAITING = `a.state = 'pending' AND a.expires_at > now()
-  AND (a.call_id IS NULL OR (c.verdict IS NULL AND c.cancelled_by IS NULL))
+  AND (a.call_id IS NULL OR (c.verdict IS NULL AND c.cancelled_by IS NULL AND c.deadline_at > now()))
   AND (a.campaign_id IS NULL OR k.state = 'awaiting_approval')`;
 
 /** Approval rows: the four-eyes decision is one guarded UPDATE, so two approvers cannot both win. */
@@ -85,7 +87,7 @@ export class ApprovalsRepository {
       `UPDATE approval a SET state = $3::"ApprovalState", decided_by = $2, decided_at = now(), reason = $4
         WHERE a.id = $1 AND a.state = 'pending' AND a.expires_at > now() AND a.requested_by <> $2
           AND NOT EXISTS (SELECT 1 FROM call c WHERE c.id = a.call_id
-                           AND (c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL))
+                           AND (c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL OR c.deadline_at <= now()))
         RETURNING a.id, a.call_id AS "callId", a.campaign_id AS "campaignId", a.device_id AS "deviceId"`,
       [id, operatorId, state, reason ?? null],
     );
@@ -96,7 +98,8 @@ export class ApprovalsRepository {
     const { rows } = await (tx ?? this.pool).query<ApprovalFacts>(
       `SELECT a.id, a.state, a.requested_by AS "requestedBy", a.expires_at <= now() AS lapsed,
               a.call_id AS "callId", a.campaign_id AS "campaignId",
-              coalesce(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL, false) AS "callSettled"
+              coalesce(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL, false) AS "callSettled",
+              coalesce(c.deadline_at <= now(), false) AS "callPastDeadline"
          FROM approval a LEFT JOIN call c ON c.id = a.call_id WHERE a.id = $1`,
       [id],
     );

@@ -48,7 +48,8 @@ export class CallsService {
       // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
       ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
       ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
-      approvalTtlMs: this.config.CALL_APPROVAL_TTL_S * 1000,
+      // A per-call TTL, never longer than the platform allows (CALL_APPROVAL_TTL_S).
+      approvalTtlMs: Math.min(body.approvalTtlS ?? Infinity, this.config.CALL_APPROVAL_TTL_S) * 1000,
     });
     if (!result.ok) {
       if (result.error === 'unknown_device') throw notFound('device', deviceId);

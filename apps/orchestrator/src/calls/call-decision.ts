@@ -52,6 +52,14 @@ export async function decide(
   const now = Date.now();
   const pastDeadline = now > call.deadlineAt.getTime();
   if (!device.ready) {
+    // DESIGN §4: the deadline holds while a call waits for a person: it ends expired, not undelivered.
+    if (pastDeadline && call.state === 'awaiting_approval') {
+      const reason = 'the delivery deadline passed while it waited for approval';
+      return conclude('expired', reason, {
+        discovery: discoveryRow(device, device.catalog, undefined, false),
+        decision: decisionRow(call, 'expired', [], { reason }),
+      });
+    }
     if (pastDeadline) {
       return conclude('undelivered', 'the device was not online and discovered before the deadline', {
         discovery: discoveryRow(device, device.catalog, undefined, false),
@@ -81,7 +89,7 @@ export async function decide(
   const recipe =
     modelRecipeFor(ports.config.MODEL_READBACKS, device, call.tool) ??
     recipeFor(call.tool, {
-      readOnlyHint: (tool.annotations)?.['readOnlyHint'],
+      readOnlyHint: tool.annotations?.['readOnlyHint'],
     });
   const access = gate(call.origin, facts, marking, recipe.kind === 'read_only');
   const rules: DecisionPayload['rules'] = [gateRule(access, sensitivity.sensitive)];

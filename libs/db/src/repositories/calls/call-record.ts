@@ -50,7 +50,7 @@ export function toCallRecord(
   return {
     ...row,
     arguments: (row.arguments ?? {}) as Record<string, unknown>,
-    requestContext: (row.requestContext ?? null),
+    requestContext: row.requestContext ?? null,
     written: new Set(row.written as EvidenceStage[]),
   };
 }

@@ -19,7 +19,12 @@ import { preflight, type PreflightPorts, type RunFirst, type ToolView } from './
 import { toolHash } from './tool-hash';
 
 export type Decision =
-  | { kind: 'conclude'; conclusion: Conclusion }
+  | {
+      kind: 'conclude';
+      conclusion: Conclusion;
+      /** The approval the conclusion acted on (its decision is announced with the seal). */
+      approval?: DecisionPayload['approval'];
+    }
   | { kind: 'wait_for_device' }
   | { kind: 'await_approval'; rows: StageRows; found: PreflightFindings }
   | {
@@ -130,7 +135,7 @@ export async function decide(
     }
     if (outcome.kind === 'refused') {
       rules[0] = { rule: 'user-only gate', result: 'refused', detail: outcome.detail };
-      return conclude(outcome.verdict, outcome.detail, {
+      return withApproval(outcome.approval, outcome.verdict, outcome.detail, {
         discovery,
         decision: decisionRow(call, outcome.verdict === 'expired' ? 'expired' : 'rejected', rules, {
           reason: outcome.detail,
@@ -263,6 +268,15 @@ function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {
     ...(a.decidedAt ? { decidedAt: a.decidedAt.toISOString() } : {}),
     ...(a.reason ? { reason: a.reason } : {}),
   };
+}
+
+function withApproval(
+  approval: DecisionPayload['approval'],
+  verdict: Conclusion['verdict'],
+  reason: string,
+  rows: StageRows,
+): Decision {
+  return { kind: 'conclude', conclusion: { verdict, reason, rows }, ...(approval ? { approval } : {}) };
 }
 
 function conclude(verdict: Conclusion['verdict'], reason: string, rows: StageRows): Decision {

@@ -110,7 +110,7 @@ export class CallRunner {
     const decision = await decide(this.ports, call, device);
     switch (decision.kind) {
       case 'conclude':
-        return this.conclude(call, decision.conclusion);
+        return this.conclude(call, decision.conclusion, decision.approval);
       case 'wait_for_device':
         return this.park(call, 'waiting_for_device', {});
       case 'await_approval':
@@ -168,6 +168,7 @@ export class CallRunner {
       },
     );
     if (!marked) return this.afterLostRace(call.id);
+    this.announceApproval(call, decision.approval);
     this.announce(call, 'sending');
     const published = () => this.markSent(call);
     if (rebootLike) {
@@ -341,7 +342,7 @@ export class CallRunner {
     const wasWaiting = call.state === 'awaiting_approval';
     const shown = await this.ports.writes.awaitApproval(call, rows, found);
     if (shown === false) return this.afterLostRace(call.id);
-    if (!wasWaiting) this.announce(call, 'awaiting_approval');
+    if (!wasWaiting || typeof shown === 'string') this.announce(call, 'awaiting_approval');
     if (typeof shown !== 'string') return;
     this.publish({
       type: 'approval',
@@ -362,8 +363,13 @@ export class CallRunner {
       .catch((err: unknown) => this.ports.logger.warn({ err }, 'cannot queue the approval webhook'));
   }
 
-  private async conclude(call: CallRecord, conclusion: Conclusion): Promise<void> {
+  private async conclude(
+    call: CallRecord,
+    conclusion: Conclusion,
+    approval?: SendDecision['approval'],
+  ): Promise<void> {
     if (!(await this.ports.writes.seal(call, conclusion))) return;
+    this.announceApproval(call, approval);
     this.publish({
       type: 'call',
       callId: call.id,
@@ -385,6 +391,18 @@ export class CallRunner {
       deviceId: call.deviceId,
       tool: call.tool,
       state,
+      at: new Date().toISOString(),
+    });
+  }
+
+  /** A person's decision (or its lapse), announced once the runner has acted on it. */
+  private announceApproval(call: CallRecord, approval: SendDecision['approval']): void {
+    if (!approval?.id || call.campaignId) return;
+    this.publish({
+      type: 'approval',
+      approvalId: approval.id,
+      callId: call.id,
+      state: approval.state,
       at: new Date().toISOString(),
     });
   }

@@ -37,6 +37,11 @@ describe('the gate, pre-flight and deadlines through the real broker', () => {
     p = await startPlatform();
     requester = await p.operator('Requester');
     approver = await p.operator('Approver');
+    await p.sql.query(
+      `INSERT INTO webhook (id, url, secret, events, created_by)
+       VALUES (gen_random_uuid(), 'http://127.0.0.1:9/hook', 's', '{approval.waiting}', $1)`,
+      [requester],
+    );
   });
   afterAll(() => p.close());
 
@@ -127,6 +132,18 @@ describe('the gate, pre-flight and deadlines through the real broker', () => {
       { what: 'the approval to be shown with what pre-flight found' },
     );
     expect(shown.preflight).toMatchObject({ gate: expect.stringContaining('confirmation') });
+    // The orchestrator alone tells people an approval waits, once pre-flight has passed it.
+    const notice = await waitFor(
+      async () =>
+        (
+          await p.sql.query(
+            `SELECT payload FROM webhook_delivery WHERE event = 'approval.waiting' AND payload->>'callId' = $1`,
+            [callId],
+          )
+        ).rows[0],
+      { what: 'the approval.waiting notice' },
+    );
+    expect(notice.payload).toMatchObject({ callId, preflight: { gate: expect.any(String) } });
     expect(toolsCallsSeenBy(device, 'self.system.reconfigure_wifi')).toBe(0);
     await approve(callId, device.mac);
     expect((await p.waitVerdict(callId)).verdict).toBe('acknowledged');

@@ -43,9 +43,8 @@ export function declaresReadOnly(tool: ToolFacts): boolean {
 
 /** Whether a tool is kept from the LLM and agents and needs a person's approval, and why (DESIGN §4). */
 export function toolSensitivity(tool: ToolFacts, marking: SensitiveMarking): Sensitivity {
-  if (tool.name === SYSTEM_REBOOT_TOOL) return { sensitive: true, reason: 'a platform reboot is user-only' };
-  if (tool.userOnly)
-    return { sensitive: true, reason: 'user-only tool (the device declares audience "user")' };
+  // The device declares audience "user"; a platform reboot is gated exactly like self.reboot (DESIGN §3).
+  if (tool.name === SYSTEM_REBOOT_TOOL || tool.userOnly) return { sensitive: true, reason: 'user-only tool' };
   if (marking === true) return { sensitive: true, reason: 'an operator marked it sensitive' };
   const byDefault = asksForConfirmation(tool.description)
     ? "its description asks for the user's confirmation"

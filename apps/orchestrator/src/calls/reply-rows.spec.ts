@@ -1,4 +1,4 @@
-import { decodeMcpReply, type McpReply } from '@fleet/protocol';
+import { decodeMcpReply } from '@fleet/protocol';
 import type { Exchange } from '../mcp/exchange';
 import { replySeen } from './call-execution';
 import { responseRow, toolOutcomeOf } from './response-rows';

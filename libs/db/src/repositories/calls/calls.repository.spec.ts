@@ -68,7 +68,12 @@ describe('the calls repository', () => {
 
   it("cannot seal a call without its seal in the device's chain (DESIGN §6: the commit queue writes both)", async () => {
     const call = (await newCall())!;
-    const seal = { verdict: 'verified' as const, reason: 'read', result: { text: 'x' }, sealedAt: new Date() };
+    const seal = {
+      verdict: 'verified' as const,
+      reason: 'read',
+      result: { text: 'x' },
+      sealedAt: new Date(),
+    };
     await expect(state.seal(db, call.id, seal)).rejects.toThrow(/without its seal/);
     expect(await loadCall(db, call.id)).toMatchObject({ verdict: null });
   });

@@ -49,6 +49,19 @@ const boundaries = (extra = [], allow = []) => [
   },
 ];
 
+// DESIGN §1: a call's state changes only through libs/db's calls repository (the runner's writes, a cancellation
+// request); anywhere else, an UPDATE of the call table, in SQL or through Kysely, is a second owner.
+const CALL_STATE_MESSAGE =
+  "a call's state is written only by the calls repository of libs/db (through the orchestrator's runner)";
+const CALL_STATE_WRITES = [
+  { selector: 'TemplateElement[value.raw=/UPDATE\\s+call\\b/i]', message: CALL_STATE_MESSAGE },
+  { selector: 'Literal[value=/UPDATE\\s+call\\b/i]', message: CALL_STATE_MESSAGE },
+  {
+    selector: "CallExpression[callee.property.name='updateTable'][arguments.0.value=/^call( |$)/]",
+    message: CALL_STATE_MESSAGE,
+  },
+];
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'libs/db/src/generated/**', 'coverage/**', '.nx/**'],
@@ -71,6 +84,20 @@ export default tseslint.config(
         'error',
         {
           // STYLE §4: configuration is read once, in each app's config module.
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'read the environment only in a config module (config.ts) or test setup',
+        },
+        ...CALL_STATE_WRITES,
+      ],
+    },
+  },
+  {
+    // DESIGN §1: one owner of a call's state; its writes live in the shared calls repository only.
+    files: ['libs/db/src/repositories/calls/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
           selector: "MemberExpression[object.name='process'][property.name='env']",
           message: 'read the environment only in a config module (config.ts) or test setup',
         },

@@ -101,15 +101,6 @@ export async function startOrchestrator(
         { verdict: conclusion.verdict },
         (Date.now() - call.createdAt.getTime()) / 1000,
       );
-      events.publish({
-        type: 'call',
-        callId: call.id,
-        deviceId: call.deviceId,
-        tool: call.tool,
-        state: 'finished',
-        verdict: conclusion.verdict,
-        at: new Date().toISOString(),
-      });
     });
     const runner = new CallRunner({
       config,
@@ -120,7 +111,6 @@ export async function startOrchestrator(
       mqtt,
       events,
       webhooks,
-      metrics,
       logger,
     });
     const presence = new PresenceHandler(

@@ -37,3 +37,14 @@ export {
   type SealLinkFields,
 } from './seal-check';
 export * from './platform-events';
+export {
+  asksForConfirmation,
+  declaresReadOnly,
+  toolAccess,
+  toolSensitivity,
+  visibleToMachines,
+  type SensitiveMarking,
+  type Sensitivity,
+  type ToolAccess,
+  type ToolFacts,
+} from './tool-access';

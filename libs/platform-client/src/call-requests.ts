@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
+import { callByIdempotencyKey, createCall, createDatabase, openCallApproval, type Database } from '@fleet/db';
 import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
 import { DependencyUnavailableError, QueueClient, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
-import { openCallApproval } from './approvals';
+import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
 
 /** What any producer (API, voice worker, campaign runner, MCP endpoint) asks of the orchestrator. */
@@ -73,13 +74,16 @@ export type CallRequestResult =
  */
 export class CallRequests {
   private readonly queues = new Map<number, QueueClient<'calls'>>();
+  private readonly db: Database;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly redis: Redis,
     private readonly queuePrefix: string,
     private readonly options: { wakeTimeoutMs?: number } = {},
-  ) {}
+  ) {
+    this.db = createDatabase(pool);
+  }
 
   /**
    * Runs in a producer span of the caller's trace (or of `traceparent`); the row and the job carry that span's
@@ -104,20 +108,14 @@ export class CallRequests {
   }
 
   private async requestInTrace(r: ParsedRequest): Promise<CallRequestResult> {
-    const client = await this.pool.connect();
     let result: CallRequestResult;
     try {
-      await client.query('BEGIN');
-      result = await this.insert(client, r);
-      await client.query('COMMIT');
+      result = await this.db.transaction().execute((trx) => this.insert(trx, r));
     } catch (err) {
-      await client.query('ROLLBACK');
       if ((err as { code?: string }).code === '23503') {
         return { ok: false, error: 'unknown_device', message: `no device ${r.deviceId}` };
       }
       throw err;
-    } finally {
-      client.release();
     }
     if (result.ok && result.created) {
       try {
@@ -179,71 +177,54 @@ export class CallRequests {
 
   /**
    * The call row, and for an operator's user-only call its approval, in one transaction: the answer can say
-   * `awaiting_approval` truthfully at once (DESIGN §3), and the orchestrator finds the approval it gates on.
+   * `awaiting_approval` truthfully at once (DESIGN §3). The approval is shown to people only once the
+   * orchestrator's pre-flight has passed the call (DESIGN §4).
    */
-  private async insert(client: PoolClient, r: ParsedRequest): Promise<CallRequestResult> {
+  private async insert(db: Database, r: ParsedRequest): Promise<CallRequestResult> {
     const gated =
       r.origin === 'operator' &&
       r.operatorId !== undefined &&
-      (await isUserOnlyTool(client, r.deviceId, r.tool)) === true;
+      (await isUserOnlyTool(db, r.deviceId, r.tool)) === true;
     const state: CallState = gated ? 'awaiting_approval' : 'queued';
-    const inserted = await client.query<{ id: string; state: CallState }>(
-      `INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id, voice_turn_id,
-                         campaign_id, agent_id, parent_call_id, idempotency_key, traceparent, deadline_at,
-                         reply_timeout_ms, state, request_context)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-               now() + make_interval(secs => $16::double precision / 1000), $17, $18, $19)
-       ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING id, state`,
-      [
-        randomUUID(),
-        r.deviceId,
-        partitionOf(r.deviceId),
-        r.tool,
-        JSON.stringify(r.arguments),
-        r.origin,
-        r.reason ?? null,
-        r.operatorId ?? null,
-        r.apiKeyId ?? null,
-        r.voiceTurnId ?? null,
-        r.campaignId ?? null,
-        r.agentId ?? null,
-        r.parentCallId ?? null,
-        r.idempotencyKey ?? null,
-        r.traceparent ?? null,
-        r.deliveryDeadlineMs,
-        r.replyTimeoutMs,
-        state,
-        r.context ? JSON.stringify(r.context) : null,
-      ],
-    );
-    const row = inserted.rows[0];
-    if (!row) return this.existing(client, r);
-    if (!gated) return { ok: true, callId: row.id, created: true, state: row.state };
-    const approvalId = await openCallApproval(client, {
-      id: row.id,
+    const created = await createCall(db, {
+      id: randomUUID(),
+      device_id: r.deviceId,
+      partition: partitionOf(r.deviceId),
+      tool: r.tool,
+      arguments: r.arguments,
+      origin: r.origin,
+      reason: r.reason ?? null,
+      operator_id: r.operatorId ?? null,
+      api_key_id: r.apiKeyId ?? null,
+      voice_turn_id: r.voiceTurnId ?? null,
+      campaign_id: r.campaignId ?? null,
+      agent_id: r.agentId ?? null,
+      parent_call_id: r.parentCallId ?? null,
+      idempotency_key: r.idempotencyKey ?? null,
+      traceparent: r.traceparent ?? null,
+      deliveryDeadlineMs: r.deliveryDeadlineMs,
+      reply_timeout_ms: r.replyTimeoutMs,
+      state,
+      ...(r.context ? { request_context: r.context } : {}),
+    });
+    if (!created) return this.existing(db, r);
+    if (!gated) return { ok: true, callId: created.id, created: true, state: created.state };
+    const approvalId = await openCallApproval(db, {
+      id: created.id,
       deviceId: r.deviceId,
       tool: r.tool,
       arguments: r.arguments,
+      argumentsHash: argumentsHash(r.deviceId, r.tool, r.arguments),
       operatorId: r.operatorId!,
       ttlMs: r.approvalTtlMs,
     });
-    return { ok: true, callId: row.id, created: true, state: row.state, approvalId };
+    return { ok: true, callId: created.id, created: true, state: created.state, approvalId };
   }
 
-  private async existing(client: PoolClient, r: ParsedRequest): Promise<CallRequestResult> {
-    const { rows } = await client.query<{
-      id: string;
-      state: CallState;
-      device_id: string;
-      tool: string;
-      arguments: unknown;
-    }>('SELECT id, state, device_id, tool, arguments FROM call WHERE idempotency_key = $1', [
-      r.idempotencyKey,
-    ]);
-    const call = rows[0]!;
+  private async existing(db: Database, r: ParsedRequest): Promise<CallRequestResult> {
+    const call = (await callByIdempotencyKey(db, r.idempotencyKey!))!;
     const same =
-      call.device_id === r.deviceId &&
+      call.deviceId === r.deviceId &&
       call.tool === r.tool &&
       canonicalJson(call.arguments) === canonicalJson(r.arguments);
     if (!same) {

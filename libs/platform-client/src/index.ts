@@ -2,4 +2,4 @@ export { CallRequests, callRequestSchema, type CallRequest, type CallRequestResu
 export { PlatformEventBus, subscribePlatformEvents } from './platform-event-bus';
 export { WebhookNotifier } from './webhook-notifier';
 export { isUserOnlyTool } from './user-only-gate';
-export { argumentsHash, openCallApproval } from './approvals';
+export { argumentsHash } from './approvals';

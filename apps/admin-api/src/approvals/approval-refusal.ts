@@ -17,5 +17,12 @@ export function approvalRefusal(id: string, facts: ApprovalFacts | undefined, op
     );
   }
   if (facts.callSettled) return conflict('call_not_waiting', 'the call was cancelled or has finished');
+  if (facts.awaitingPreflight)
+    return conflict('approval_not_ready', 'pre-flight has not checked this call yet; try again in a moment');
+  if (facts.callPastDeadline)
+    return conflict(
+      'call_past_deadline',
+      "the call's delivery deadline passed while it waited; it ends expired",
+    );
   return conflict('approval_not_decidable', 'this approval cannot be decided now');
 }

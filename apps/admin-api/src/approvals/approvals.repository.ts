@@ -20,6 +20,10 @@ export interface ApprovalFacts {
   campaignId: string | null;
   /** The call was cancelled or sealed meanwhile: nothing is left to approve. */
   callSettled: boolean;
+  /** DESIGN §4: the call's delivery deadline passed while it waited; approving it is refused. */
+  callPastDeadline: boolean;
+  /** A call's approval the orchestrator's pre-flight has not passed yet: nobody is asked before it has. */
+  awaitingPreflight: boolean;
 }
 
 export interface ApprovalRow {
@@ -38,6 +42,9 @@ export interface ApprovalRow {
   reason: string | null;
   expiresAt: Date;
   createdAt: Date;
+  /** What the orchestrator's pre-flight found before a person was asked (DESIGN §4). */
+  preflight: unknown;
+  catalogVersionId: string | null;
   call: unknown;
   campaign: unknown;
 }
@@ -50,6 +57,7 @@ const VIEW = `SELECT a.id, a.state,
     CASE WHEN d.id IS NULL THEN NULL ELSE json_build_object('id', d.id, 'email', d.email, 'name', d.name) END
       AS "decidedBy",
     a.decided_at AS "decidedAt", a.reason, a.expires_at AS "expiresAt", a.created_at AS "createdAt",
+    a.preflight, a.catalog_version_id AS "catalogVersionId",
     CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'deviceId', c.device_id, 'tool', c.tool,
       'reason', c.reason, 'state', c.state, 'verdict', c.verdict) END AS call,
     CASE WHEN k.id IS NULL THEN NULL ELSE json_build_object('id', k.id, 'name', k.name, 'state', k.state,
@@ -62,7 +70,8 @@ const VIEW = `SELECT a.id, a.state,
 
 /** What still waits: pending, in time, and its call or campaign still waiting for it. */
 const WAITING = `a.state = 'pending' AND a.expires_at > now()
-  AND (a.call_id IS NULL OR (c.verdict IS NULL AND c.cancelled_by IS NULL))
+  AND (a.call_id IS NULL OR (c.verdict IS NULL AND c.cancelled_by IS NULL AND c.deadline_at > now()
+                              AND a.preflight IS NOT NULL))
   AND (a.campaign_id IS NULL OR k.state = 'awaiting_approval')`;
 
 /** Approval rows: the four-eyes decision is one guarded UPDATE, so two approvers cannot both win. */
@@ -84,8 +93,9 @@ export class ApprovalsRepository {
     const { rows } = await (tx ?? this.pool).query<DecidedApproval>(
       `UPDATE approval a SET state = $3::"ApprovalState", decided_by = $2, decided_at = now(), reason = $4
         WHERE a.id = $1 AND a.state = 'pending' AND a.expires_at > now() AND a.requested_by <> $2
+          AND (a.call_id IS NULL OR a.preflight IS NOT NULL)
           AND NOT EXISTS (SELECT 1 FROM call c WHERE c.id = a.call_id
-                           AND (c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL))
+                           AND (c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL OR c.deadline_at <= now()))
         RETURNING a.id, a.call_id AS "callId", a.campaign_id AS "campaignId", a.device_id AS "deviceId"`,
       [id, operatorId, state, reason ?? null],
     );
@@ -96,7 +106,9 @@ export class ApprovalsRepository {
     const { rows } = await (tx ?? this.pool).query<ApprovalFacts>(
       `SELECT a.id, a.state, a.requested_by AS "requestedBy", a.expires_at <= now() AS lapsed,
               a.call_id AS "callId", a.campaign_id AS "campaignId",
-              coalesce(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL, false) AS "callSettled"
+              coalesce(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL, false) AS "callSettled",
+              coalesce(c.deadline_at <= now(), false) AS "callPastDeadline",
+              (a.call_id IS NOT NULL AND a.preflight IS NULL) AS "awaitingPreflight"
          FROM approval a LEFT JOIN call c ON c.id = a.call_id WHERE a.id = $1`,
       [id],
     );

@@ -4,7 +4,6 @@ import { CampaignTransitionsService } from '../campaigns/campaign-transitions.se
 import type { Actor } from '../http/actor';
 import { notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
-import { Notices } from '../infra/notices';
 import { approvalRefusal } from './approval-refusal';
 import { ApprovalsRepository, type ApprovalRow } from './approvals.repository';
 
@@ -25,7 +24,6 @@ export class ApprovalsService {
     private readonly approvals: ApprovalsRepository,
     private readonly campaigns: CampaignTransitionsService,
     private readonly calls: CallRequests,
-    private readonly notices: Notices,
   ) {}
 
   async list(state: string, limit: number, cursor?: (string | number)[]): Promise<Page<ApprovalRow>> {
@@ -67,16 +65,10 @@ export class ApprovalsService {
     }
     const decided = await this.approvals.decide(undefined, id, actor.operatorId, state, reason);
     if (!decided) throw approvalRefusal(id, facts, actor.operatorId);
-    // The approval row is the record; the wake-up only saves the orchestrator waiting for its next sweep.
+    // The approval row is the record; the wake-up only saves the orchestrator waiting for its next sweep. The
+    // orchestrator announces the decision when it acts on it (DESIGN §1: the call's one owner).
     if (decided.callId && decided.deviceId)
       await this.calls.wakeIfReachable(decided.callId, decided.deviceId);
-    this.notices.event({
-      type: 'approval',
-      approvalId: id,
-      ...(decided.callId ? { callId: decided.callId } : {}),
-      state,
-      at: new Date().toISOString(),
-    });
     return { id, state, callId: decided.callId, campaignId: null };
   }
 }

@@ -29,8 +29,19 @@ describe('the approval gate', () => {
     return { callId: r.body.id as string, approvalId: r.body.approvalId as string };
   };
 
+  /** What the orchestrator's pre-flight records once the call could run (no orchestrator runs here). */
+  const preflightPasses = (approvalId: string) =>
+    h.pool.query(`UPDATE approval SET preflight = '{"rules":[]}' WHERE id = $1`, [approvalId]);
+
+  /** Alice's reboot, past pre-flight: it waits for a person. */
+  const aliceRebootWaits = async () => {
+    const asked = await aliceAsksForReboot();
+    await preflightPasses(asked.approvalId);
+    return asked;
+  };
+
   it('lists what waits, with the call it binds and when it expires', async () => {
-    const { approvalId, callId } = await aliceAsksForReboot();
+    const { approvalId, callId } = await aliceRebootWaits();
     const r = await h.request('GET', '/api/v1/approvals?state=pending', { key: viewer.key });
     const mine = r.body.items.find((a: { id: string }) => a.id === approvalId);
     expect(mine).toMatchObject({
@@ -45,7 +56,7 @@ describe('the approval gate', () => {
   });
 
   it('refuses approval by the person who asked, even through a second key of theirs', async () => {
-    const { approvalId } = await aliceAsksForReboot();
+    const { approvalId } = await aliceRebootWaits();
     const secondKey = await h.addKey(alice.operatorId, 'operator');
     for (const key of [alice.key, secondKey]) {
       const r = await h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key });
@@ -60,7 +71,7 @@ describe('the approval gate', () => {
   });
 
   it('lets another person approve, recording who and when, and wakes the call', async () => {
-    const { approvalId, callId } = await aliceAsksForReboot();
+    const { approvalId, callId } = await aliceRebootWaits();
     const r = await h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key: bob.key });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ id: approvalId, state: 'approved', callId, campaignId: null });
@@ -86,7 +97,7 @@ describe('the approval gate', () => {
   });
 
   it('rejects only with a reason, and wakes the call so the orchestrator seals it', async () => {
-    const { approvalId, callId } = await aliceAsksForReboot();
+    const { approvalId, callId } = await aliceRebootWaits();
     const noReason = await h.request('POST', `/api/v1/approvals/${approvalId}/reject`, {
       key: bob.key,
       body: {},
@@ -106,7 +117,7 @@ describe('the approval gate', () => {
   });
 
   it('lets exactly one of two people deciding at once win', async () => {
-    const { approvalId } = await aliceAsksForReboot();
+    const { approvalId } = await aliceRebootWaits();
     const carol = await h.person('operator');
     const answers = await Promise.all([
       h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key: bob.key }),
@@ -116,7 +127,7 @@ describe('the approval gate', () => {
   });
 
   it('shows an approval past its expiry as expired, and refuses to decide it', async () => {
-    const { approvalId } = await aliceAsksForReboot();
+    const { approvalId } = await aliceRebootWaits();
     await h.pool.query(`UPDATE approval SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       approvalId,
     ]);
@@ -132,7 +143,7 @@ describe('the approval gate', () => {
   });
 
   it('no longer offers the approval of a call its requester cancelled', async () => {
-    const { approvalId, callId } = await aliceAsksForReboot();
+    const { approvalId, callId } = await aliceRebootWaits();
     await h.request('POST', `/api/v1/calls/${callId}/cancel`, {
       key: alice.key,
       body: { reason: 'fixed itself' },
@@ -142,5 +153,32 @@ describe('the approval gate', () => {
     const r = await h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key: bob.key });
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('call_not_waiting');
+  });
+
+  it('asks nobody before pre-flight has passed the call: not listed, and approving it answers 409', async () => {
+    const { approvalId } = await aliceAsksForReboot();
+    const pending = await h.request('GET', '/api/v1/approvals?state=pending', { key: bob.key });
+    expect(pending.body.items.map((a: { id: string }) => a.id)).not.toContain(approvalId);
+    const r = await h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key: bob.key });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('approval_not_ready');
+  });
+
+  it('refuses to approve a call whose delivery deadline passed while it waited (409), and lists it no more', async () => {
+    const { approvalId, callId } = await aliceRebootWaits();
+    await h.pool.query(`UPDATE call SET deadline_at = now() - interval '1 second' WHERE id = $1`, [callId]);
+    const r = await h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key: bob.key });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('call_past_deadline');
+    const row = await h.pool.query('SELECT state FROM approval WHERE id = $1', [approvalId]);
+    expect(row.rows[0].state).toBe('pending');
+    const pending = await h.request('GET', '/api/v1/approvals?state=pending', { key: bob.key });
+    expect(pending.body.items.map((a: { id: string }) => a.id)).not.toContain(approvalId);
+  });
+
+  it('shows what pre-flight found with the approval', async () => {
+    const { approvalId } = await aliceRebootWaits();
+    const r = await h.request('GET', `/api/v1/approvals/${approvalId}`, { key: viewer.key });
+    expect(r.body.preflight).toEqual({ rules: [] });
   });
 });

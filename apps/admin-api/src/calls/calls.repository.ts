@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { callStateRepository, createDatabase, type Database, type Pool } from '@fleet/db';
 import type { EvidenceStage } from '@fleet/domain';
 import { SqlParams } from '../http/sql';
 import { PG_POOL } from '../infra/tokens';
@@ -56,7 +56,11 @@ const SUMMARY = `c.id, c.device_id AS "deviceId", c.tool, c.origin, c.operator_i
 /** Reads calls and their evidence; the only write is an operator's cancel, guarded by the call's state. */
 @Injectable()
 export class CallsRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async deviceStatus(deviceId: string): Promise<string | undefined> {
     const { rows } = await this.pool.query<{ status: string }>('SELECT status FROM device WHERE id = $1', [
@@ -124,13 +128,7 @@ export class CallsRepository {
    * Cancels a call that has not been sent: one statement, so it cannot race the orchestrator's move to
    * `sending` (whichever commits first wins; the other sees the row changed). The orchestrator then seals it.
    */
-  async cancel(id: string, operatorId: string, reason: string): Promise<{ deviceId: string } | undefined> {
-    const { rows } = await this.pool.query<{ deviceId: string }>(
-      `UPDATE call SET state = 'finished', cancelled_by = $2, cancel_reason = $3
-        WHERE id = $1 AND state IN ('queued', 'awaiting_approval', 'waiting_for_device') AND verdict IS NULL
-        RETURNING device_id AS "deviceId"`,
-      [id, operatorId, reason],
-    );
-    return rows[0];
+  cancel(id: string, operatorId: string, reason: string): Promise<{ deviceId: string } | undefined> {
+    return callStateRepository.cancel(this.db, id, operatorId, reason);
   }
 }

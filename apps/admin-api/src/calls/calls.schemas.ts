@@ -14,6 +14,14 @@ export const createCallBody = z.strictObject({
     .max(7 * 24 * 3600)
     .optional()
     .describe('sent by then or `undelivered` (default 10 minutes)'),
+  approvalTtlS: z
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .optional()
+    .describe(
+      'how long a user-only call waits for approval before it is `expired`; capped by the configured maximum',
+    ),
 });
 export type CreateCallBody = z.infer<typeof createCallBody>;
 

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { VERDICT_MEANING, type CallState, type Verdict } from '@fleet/domain';
+import { VERDICT_MEANING, type Verdict } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor } from '../http/actor';
 import { ApiError, conflict, notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
-import { Notices } from '../infra/notices';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
 import type { CallCreatedView, CallListQuery, CreateCallBody } from './calls.schemas';
 import { evidenceView, type EvidenceView } from './evidence-view';
@@ -14,15 +13,15 @@ export type CallView = CallRow & { verdictMeaning: string | null; evidence: Evid
 
 /**
  * An operator's calls. The API only asks (CallRequests writes the call row, and for a user-only tool its
- * approval, in one transaction, then wakes the orchestrator); the orchestrator runs the call and writes its
- * evidence and verdict.
+ * approval, in one transaction, then wakes the orchestrator); the orchestrator runs the call, writes its
+ * evidence and verdict, and is the one that announces it (DESIGN §1: one owner of a call's state), the
+ * approval included once pre-flight has passed it (DESIGN §4).
  */
 @Injectable()
 export class CallsService {
   constructor(
     private readonly calls: CallsRepository,
     private readonly requests: CallRequests,
-    private readonly notices: Notices,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
@@ -48,14 +47,13 @@ export class CallsService {
       // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
       ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
       ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
-      approvalTtlMs: this.config.CALL_APPROVAL_TTL_S * 1000,
+      // A per-call TTL, never longer than the platform allows (CALL_APPROVAL_TTL_S).
+      approvalTtlMs: Math.min(body.approvalTtlS ?? Infinity, this.config.CALL_APPROVAL_TTL_S) * 1000,
     });
     if (!result.ok) {
       if (result.error === 'unknown_device') throw notFound('device', deviceId);
       throw new ApiError(422, 'idempotency_key_reused', result.message);
     }
-    if (result.created)
-      await this.announce(result.callId, deviceId, body.tool, result.state, result.approvalId);
     return {
       id: result.callId,
       state: result.state,
@@ -101,20 +99,5 @@ export class CallsService {
     // The orchestrator writes the evidence rows and seals `cancelled` when it wakes.
     await this.requests.wakeIfReachable(id, cancelled.deviceId);
     return { id, state: 'finished', cancelledBy: actor.operatorId };
-  }
-
-  /** Live views learn of the call; an approval the request opened is announced (it waits for a person). */
-  private async announce(
-    callId: string,
-    deviceId: string,
-    tool: string,
-    state: CallState,
-    approvalId?: string,
-  ): Promise<void> {
-    const at = new Date().toISOString();
-    this.notices.event({ type: 'call', callId, deviceId, tool, state, at });
-    if (!approvalId) return;
-    this.notices.event({ type: 'approval', approvalId, callId, state: 'pending', at });
-    await this.notices.webhook('approval.waiting', { approvalId, callId, deviceId, tool });
   }
 }

@@ -3,6 +3,7 @@ import type { Pool } from '@fleet/db';
 import {
   CAMPAIGN_TARGET_STATES,
   SYSTEM_REBOOT_TOOL,
+  toolSensitivity,
   type CampaignSelector,
   type CampaignTargetState,
 } from '@fleet/domain';
@@ -61,17 +62,25 @@ export class CampaignTargetsRepository {
   }
 
   /**
-   * Whether calling `tool` on these devices needs a person's approval: some device declares it user-only or
-   * has it marked sensitive, or has no catalog yet (nobody can tell, so it is treated as user-only).
+   * Whether calling `tool` on these devices needs a person's approval, by the one tool-access rule of
+   * libs/domain (DESIGN §4, §8): some device declares it user-only, has it marked sensitive, describes it as
+   * asking for confirmation (or destructive) without an operator lifting that, or has no catalog yet (nobody
+   * can tell, so it is treated as gated). The distinct definitions are loaded, the decision is made here.
    */
   async toolIsGated(selector: CampaignSelector, tool: string): Promise<boolean> {
     if (tool === SYSTEM_REBOOT_TOOL) return true;
     const p = new SqlParams();
     const t = p.add(tool);
     const where = selectorWhere(selector, p);
-    const { rows } = await this.pool.query<{ gated: boolean | null }>(
-      `SELECT bool_or(d.catalog_version_id IS NULL OR coalesce(tl.user_only, false) OR coalesce(mk.sensitive, false))
-                AS gated
+    const { rows } = await this.pool.query<{
+      discovered: boolean;
+      description: string | null;
+      userOnly: boolean | null;
+      annotations: unknown;
+      marking: boolean | null;
+    }>(
+      `SELECT DISTINCT d.catalog_version_id IS NOT NULL AS discovered, tl.description, tl.user_only AS "userOnly",
+              tl.annotations, mk.sensitive AS marking
          FROM device d
          LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
          LEFT JOIN tool tl ON tl.catalog_id = v.catalog_id AND tl.name = ${t}
@@ -79,7 +88,19 @@ export class CampaignTargetsRepository {
         WHERE ${where}`,
       p.values,
     );
-    return rows[0]?.gated ?? false;
+    return rows.some(
+      (r) =>
+        !r.discovered ||
+        toolSensitivity(
+          {
+            name: tool,
+            description: r.description ?? '',
+            userOnly: r.userOnly ?? false,
+            annotations: r.annotations,
+          },
+          r.marking ?? undefined,
+        ).sensitive,
+    );
   }
 
   /** The approval's (or the start's) snapshot: later devices are not added, later changes not followed. */

@@ -107,6 +107,24 @@ describe('campaigns', () => {
     expect(await targets(c.body.id)).toEqual(minis);
   });
 
+  it('waits for approval of a tool whose description asks for confirmation, though no device declares it user-only', async () => {
+    const labs = await insertDevices(h.pool, 2, { start: 700, board: 'esp-hi' });
+    await insertSharedCatalog(h.pool, labs, [
+      {
+        name: 'self.system.reconfigure_wifi',
+        description:
+          'Enter WiFi configuration mode. **CAUTION** You must ask the user to confirm this action.',
+      },
+    ]);
+    const c = await create({
+      name: 'wifi setup',
+      selector: { deviceIds: labs },
+      action: { kind: 'tool', tool: 'self.system.reconfigure_wifi', arguments: {} },
+    });
+    const started = await step(c.body.id, 'start', alice.key);
+    expect(started.body).toMatchObject({ state: 'awaiting_approval', approvalId: expect.any(String) });
+  });
+
   it('waits for another person to approve a user-only action, and freezes the targets at approval', async () => {
     const c = await create({
       name: 'reboot the lobby',

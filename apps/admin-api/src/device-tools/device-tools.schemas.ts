@@ -28,4 +28,10 @@ export const toolView = z.object({
   userOnly: z.boolean().describe('declared user-only by the device (annotations.audience has "user")'),
   sensitive: z.boolean().describe('marked sensitive by an operator'),
   gated: z.boolean().describe('needs approval when an operator calls it; never offered to the LLM'),
+  gatedBecause: z
+    .string()
+    .optional()
+    .describe(
+      'why it is gated: user-only, marked, or sensitive by default (a confirmation asked in its description)',
+    ),
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { roleAllows } from '@fleet/auth';
-import { PLATFORM_TOOLS } from '@fleet/domain';
+import { PLATFORM_TOOLS, toolSensitivity } from '@fleet/domain';
 import type { z } from 'zod';
 import { DevicesRepository } from '../devices/devices.repository';
 import type { Actor } from '../http/actor';
@@ -43,9 +43,15 @@ export class DeviceToolsService {
     ]);
     const sensitive = new Map(markings.map((m) => [m.toolName, m.sensitive]));
     const names = new Set([...tools.map((t) => t.name), ...PLATFORM_TOOLS.map((t) => t.name)]);
-    const view = (t: Omit<ToolView, 'sensitive' | 'gated'>): ToolView => {
-      const marked = sensitive.get(t.name) ?? false;
-      return { ...t, sensitive: marked, gated: t.userOnly || marked };
+    const view = (t: Omit<ToolView, 'sensitive' | 'gated' | 'gatedBecause'>): ToolView => {
+      // DESIGN §4: the one tool-access rule (libs/domain), with its reason.
+      const gate = toolSensitivity(t, sensitive.get(t.name));
+      return {
+        ...t,
+        sensitive: sensitive.get(t.name) ?? false,
+        gated: gate.sensitive,
+        ...(gate.reason ? { gatedBecause: gate.reason } : {}),
+      };
     };
     return {
       deviceId,

@@ -6,7 +6,6 @@ import { CallsRepository } from '../calls/calls.repository';
 import { CallsService } from '../calls/calls.service';
 import type { Actor, RequestOrigin } from '../http/actor';
 import { ApiError, conflict, notFound } from '../http/api-error';
-import { Notices } from '../infra/notices';
 import type { AgentIdentity } from './agent-identity';
 import type { CallToolInput } from './mcp-schemas';
 
@@ -28,7 +27,6 @@ export class AgentCallsService {
     private readonly calls: CallsRepository,
     private readonly operatorCalls: CallsService,
     private readonly audit: AuditService,
-    private readonly notices: Notices,
   ) {}
 
   async create(caller: AgentCaller, input: CallToolInput): Promise<{ callId: string; state: CallState }> {
@@ -116,16 +114,7 @@ export class AgentCallsService {
       if (result.error === 'unknown_device') throw notFound('device', input.deviceId);
       throw new ApiError(422, 'idempotency_key_reused', result.message);
     }
-    if (result.created) {
-      this.notices.event({
-        type: 'call',
-        callId: result.callId,
-        deviceId: input.deviceId,
-        tool: input.tool,
-        state: result.state,
-        at: new Date().toISOString(),
-      });
-    }
+    // The orchestrator announces the call (DESIGN §1: its one owner).
     return { callId: result.callId, state: result.state };
   }
 }

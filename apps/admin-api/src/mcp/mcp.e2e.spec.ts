@@ -5,7 +5,7 @@ import {
   type CallToolResult,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Fleet, SimDevice } from '@fleet/device-sim';
+import { BREAD_COMPACT_WIFI, type Fleet, type SimDevice } from '@fleet/device-sim';
 import { waitFor } from '@fleet/testing';
 import type { Json, Person } from '../../test/harness';
 import { startPlatform, type Platform } from '../../test/platform';
@@ -13,7 +13,8 @@ import { startPlatform, type Platform } from '../../test/platform';
 // Issue 11, done means: the SDK's own client over real HTTP, against the platform (the API in-process, the real
 // broker and orchestrator) and simulated devices: list tools, a verified set_volume, a rejected self.reboot with
 // the device untouched, a viewer who cannot call, a bad argument as a readable tool error; and a call that waits
-// for an offline device, reports progress, and is cancelled before it is sent.
+// for an offline device, reports progress, and is cancelled before it is sent. Last, a board whose tool asks for
+// confirmation in its description (DESIGN §4): hidden from the agent and refused.
 describe('the fleet as an MCP server', () => {
   let p: Platform;
   let fleet: Fleet;
@@ -285,5 +286,33 @@ describe('the fleet as an MCP server', () => {
     const tooLate = await use(agent, 'cancel_call', { callId: rows[0].id });
     expect(tooLate.isError).toBe(true);
     expect(text(tooLate)).toMatch(/a sent call cannot be cancelled/);
+  });
+
+  it('hides a tool whose description asks for confirmation from the agent, and refuses it when guessed', async () => {
+    const cautious = await p.fleet({
+      count: 1,
+      macPrefix: '02:3c:02',
+      relayTools: undefined,
+      board: {
+        ...BREAD_COMPACT_WIFI,
+        boardTools: [
+          {
+            name: 'self.system.reconfigure_wifi',
+            description:
+              'End this conversation and enter WiFi configuration mode. **CAUTION** You must ask the user to confirm this action.',
+            properties: [],
+            userOnly: false,
+          },
+        ],
+      },
+    });
+    const mac = cautious.devices[0]!.mac;
+    const listed = await use(agent, 'list_device_tools', { deviceId: mac });
+    const names = (listed.structuredContent as Json).tools.map((t: Json) => t.name);
+    expect(names).toContain('self.get_device_status');
+    expect(names).not.toContain('self.system.reconfigure_wifi');
+    const result = await call(agent, { deviceId: mac, tool: 'self.system.reconfigure_wifi' });
+    expect(result.structuredContent).toMatchObject({ verdict: 'rejected', sent: false });
+    expect((result.structuredContent as Json).reason).toMatch(/asks for the user's confirmation/);
   });
 });

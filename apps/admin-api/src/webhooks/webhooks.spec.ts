@@ -5,6 +5,7 @@ import { insertDevices, startHarness, type Harness, type Person } from '../../te
 import type { LookupAddress } from 'node:dns';
 import { createMetricsRegistry } from '@fleet/telemetry';
 import { loadAdminApiConfig } from '../config';
+import { Notices } from '../infra/notices';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { SIGNATURE_HEADER, verifySignature } from './webhook-signature';
 import { TargetRefusedError, WebhookTargetGuard } from './webhook-target-guard';
@@ -58,11 +59,24 @@ describe('webhooks', () => {
     await new Promise((resolve) => receiver.server.close(resolve));
   });
 
-  const askForReboot = () =>
-    h.request('POST', `/api/v1/devices/${device}/calls`, {
+  /**
+   * A reboot that waits for a person: the API records it, and the orchestrator's runner announces the approval
+   * once pre-flight has passed it (DESIGN §4). No orchestrator runs here, so the test announces it as the runner
+   * does, through the same notifier.
+   */
+  const askForReboot = async () => {
+    const call = await h.request('POST', `/api/v1/devices/${device}/calls`, {
       key: operator.key,
       body: { tool: 'self.reboot' },
     });
+    await h.api.app.get(Notices).webhook('approval.waiting', {
+      approvalId: call.body.approvalId,
+      callId: call.body.id,
+      deviceId: device,
+      tool: 'self.reboot',
+    });
+    return call;
+  };
 
   it('is created by an admin, who sees the secret once', async () => {
     const r = await h.request('POST', '/api/v1/webhooks', {

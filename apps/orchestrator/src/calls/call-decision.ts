@@ -1,110 +1,147 @@
-import { SYSTEM_REBOOT_TOOL, PLATFORM_TOOLS, type DecisionPayload } from '@fleet/domain';
+import {
+  SYSTEM_REBOOT_TOOL,
+  PLATFORM_TOOLS,
+  toolSensitivity,
+  type DecisionPayload,
+  type ToolAccess,
+} from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
-import type { CatalogTool } from '../discovery/catalog-view';
+import type { OrchestratorConfig } from '../config';
 import type { DeviceRuntime } from '../devices/device-runtime';
-import { checkArguments } from '../policy/argument-validation';
-import { checkLimits } from '../policy/operator-limits';
-import { orderingNeeds, type OrderingNeed } from '../policy/ordering';
-import { gate } from '../policy/user-only-gate';
 import { modelRecipeFor } from '../model-readbacks/model-readbacks';
+import { gate } from '../policy/user-only-gate';
 import { recipeFor, type Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
-import type { ApprovalRecord } from './call-repository';
-import type { Conclusion, StageRows } from './call-writes';
+import type { ApprovalRecord, CallRepository } from './call-repository';
+import type { Conclusion, PreflightFindings, StageRows } from './call-writes';
 import { decisionRow, discoveryRow } from './evidence-builders';
-import type { PipelineContext } from './pipeline-context';
+import { preflight, type PreflightPorts, type RunFirst, type ToolView } from './preflight';
+import { toolHash } from './tool-hash';
 
 export type Decision =
-  | { kind: 'conclude'; conclusion: Conclusion }
   | {
-      kind: 'wait';
-      state: 'waiting_for_device' | 'awaiting_approval';
-      rows: StageRows;
-      openApproval?: boolean;
+      kind: 'conclude';
+      conclusion: Conclusion;
+      /** The approval the conclusion acted on (its decision is announced with the seal). */
+      approval?: DecisionPayload['approval'];
     }
+  | { kind: 'wait_for_device' }
+  | { kind: 'await_approval'; rows: StageRows; found: PreflightFindings }
   | {
       kind: 'send';
       rows: StageRows;
       recipe: Recipe;
       /** Rules that need a prerequisite call first (run_first). */
-      prerequisites: Extract<OrderingNeed, { kind: 'run_first' }>[];
+      prerequisites: RunFirst[];
       rules: DecisionPayload['rules'];
       approval?: DecisionPayload['approval'];
       expectedVersion?: string;
     };
 
-type ToolView = Pick<CatalogTool, 'name' | 'description' | 'inputSchema' | 'userOnly'> & Partial<CatalogTool>;
-
-const FIRMWARE_URL = /\/firmware\/([0-9a-f]{64})\.bin$/;
+/** What deciding reads: configuration, the device's policy context, approvals, the firmware registry. */
+export interface DecisionPorts extends PreflightPorts {
+  config: PreflightPorts['config'] & Pick<OrchestratorConfig, 'MODEL_READBACKS'>;
+  calls: Pick<CallRepository, 'firmwareBySha' | 'policyContext' | 'approvalOfCall' | 'approvalOfCampaign'>;
+}
 
 /**
- * The policy half of the pipeline (DESIGN §4): tool lookup, the user-only gate and approvals, strict arguments,
- * operator limits, ordering. Reads only; the runner writes what it decides.
+ * The policy half of the pipeline (DESIGN §4): tool lookup, the tool-access gate, pre-flight (schema, limits,
+ * registry firmware, ordering) before any person is asked, then the approval. Reads only: it returns a
+ * decision and the runner writes it.
  */
 export async function decide(
-  ctx: PipelineContext,
+  ports: DecisionPorts,
   call: CallRecord,
   device: DeviceRuntime,
 ): Promise<Decision> {
   const now = Date.now();
+  const pastDeadline = now > call.deadlineAt.getTime();
   if (!device.ready) {
-    if (now > call.deadlineAt.getTime()) {
+    // DESIGN §4: the deadline holds while a call waits for a person: it ends expired, not undelivered.
+    if (pastDeadline && call.state === 'awaiting_approval') {
+      const reason = 'the delivery deadline passed while it waited for approval';
+      return conclude('expired', reason, {
+        discovery: discoveryRow(device, device.catalog, undefined, false),
+        decision: decisionRow(call, 'expired', [], { reason }),
+      });
+    }
+    if (pastDeadline) {
       return conclude('undelivered', 'the device was not online and discovered before the deadline', {
         discovery: discoveryRow(device, device.catalog, undefined, false),
         decision: decisionRow(call, 'undelivered', [], { reason: 'device unreachable until the deadline' }),
       });
     }
-    return { kind: 'wait', state: 'waiting_for_device', rows: {} };
+    return { kind: 'wait_for_device' };
   }
   const catalog = device.catalog!;
   const platformTool = PLATFORM_TOOLS.find((t) => t.name === call.tool);
   const tool: ToolView | undefined =
     catalog.tools.get(call.tool) ??
     (platformTool ? { ...platformTool, inputSchema: platformTool.inputSchema } : undefined);
-  const policy = await ctx.calls.policyContext(call.deviceId);
-  const sensitive = policy.sensitive.has(call.tool);
-  const discovery = discoveryRow(device, catalog, tool, sensitive);
+  const policy = await ports.calls.policyContext(call.deviceId);
+  const marking = policy.markings.get(call.tool);
   if (!tool) {
     return conclude('rejected', `the device has no tool named ${call.tool}`, {
-      discovery,
+      discovery: discoveryRow(device, catalog, undefined, false),
       decision: decisionRow(call, 'rejected', [{ rule: 'tool exists in the catalog', result: 'refused' }], {
         reason: 'unknown tool',
       }),
     });
   }
-  const userOnly = tool.userOnly || sensitive || call.tool === SYSTEM_REBOOT_TOOL;
-  const rules: DecisionPayload['rules'] = [
-    {
-      rule: 'user-only gate',
-      result: userOnly ? 'awaiting_approval' : 'passed',
-      detail: userOnly ? 'user-only tool' : 'AI-visible tool',
-    },
-  ];
-  const verdictOfGate = gate(call.origin, userOnly);
-  if (verdictOfGate.kind === 'rejected') {
-    rules[0] = { rule: 'user-only gate', result: 'refused', detail: verdictOfGate.reason };
-    return conclude('rejected', verdictOfGate.reason, {
+  const facts = { ...tool, userOnly: tool.userOnly || call.tool === SYSTEM_REBOOT_TOOL };
+  const sensitivity = toolSensitivity(facts, marking);
+  const discovery = discoveryRow(device, catalog, tool, sensitivity.sensitive);
+  const recipe =
+    modelRecipeFor(ports.config.MODEL_READBACKS, device, call.tool) ??
+    recipeFor(call.tool, {
+      readOnlyHint: tool.annotations?.['readOnlyHint'],
+    });
+  const access = gate(call.origin, facts, marking, recipe.kind === 'read_only');
+  const rules: DecisionPayload['rules'] = [gateRule(access, sensitivity.sensitive)];
+  if (access.kind === 'refused') {
+    return conclude('rejected', access.reason, {
       discovery,
-      decision: decisionRow(call, 'rejected', rules, { reason: verdictOfGate.reason }),
+      decision: decisionRow(call, 'rejected', rules, { reason: access.reason }),
+    });
+  }
+  const checked = await preflight(ports, call, device, tool, policy.groups, rules, now);
+  if (!checked.ok) {
+    return conclude(checked.verdict, checked.reason, {
+      discovery,
+      decision: decisionRow(call, checked.outcome, rules, { reason: checked.reason }),
+      parameters: checked.parameters,
     });
   }
   let approval: DecisionPayload['approval'];
-  if (verdictOfGate.kind === 'needs_approval') {
-    const outcome = await approvalOutcome(ctx, call, now);
-    if (outcome.kind !== 'approved') {
-      rules[0] = {
-        rule: 'user-only gate',
-        result: outcome.kind === 'wait' ? 'awaiting_approval' : 'refused',
-        detail: outcome.detail,
+  if (access.kind === 'needs_approval') {
+    const hash = toolHash(tool);
+    const outcome = pastDeadline
+      ? ({
+          kind: 'refused',
+          verdict: 'expired',
+          detail: 'the delivery deadline passed while it waited for approval',
+        } satisfies ApprovalOutcome as ApprovalOutcome)
+      : await approvalOutcome(ports, call, now, hash);
+    if (outcome.kind === 'wait') {
+      return {
+        kind: 'await_approval',
+        rows: { discovery },
+        found: {
+          findings: { rules, parameters: checked.parameters, gate: access.reason },
+          catalogVersionId: catalog.versionId,
+          toolHash: hash,
+        },
       };
-      if (outcome.kind === 'wait')
-        return { kind: 'wait', state: 'awaiting_approval', rows: { discovery }, openApproval: outcome.open };
-      return conclude(outcome.verdict, outcome.detail, {
+    }
+    if (outcome.kind === 'refused') {
+      rules[0] = { rule: 'user-only gate', result: 'refused', detail: outcome.detail };
+      return withApproval(outcome.approval, outcome.verdict, outcome.detail, {
         discovery,
         decision: decisionRow(call, outcome.verdict === 'expired' ? 'expired' : 'rejected', rules, {
           reason: outcome.detail,
           ...(outcome.approval ? { approval: outcome.approval } : {}),
         }),
+        parameters: checked.parameters,
       });
     }
     approval = outcome.approval;
@@ -114,111 +151,28 @@ export async function decide(
       detail: `approved by ${outcome.approval.decidedBy ?? 'a person'}`,
     };
   }
-  return decideArguments(ctx, call, device, tool, discovery, rules, approval, policy.groups, now);
-}
-
-async function decideArguments(
-  ctx: PipelineContext,
-  call: CallRecord,
-  device: DeviceRuntime,
-  tool: ToolView,
-  discovery: StageRows['discovery'],
-  rules: DecisionPayload['rules'],
-  approval: DecisionPayload['approval'],
-  groups: { name: string; limits: unknown }[],
-  now: number,
-): Promise<Decision> {
-  const check = tool.listed
-    ? checkArguments(tool.listed, tool.firmware, call.arguments)
-    : {
-        ok: Object.keys(call.arguments).length === 0,
-        errors: Object.keys(call.arguments).length ? ['this tool takes no arguments'] : [],
-        firmwareWouldDo: [],
-      };
-  const limits = checkLimits(groups, call.tool, call.arguments);
-  const parameters = {
-    arguments: call.arguments,
-    validation: { ok: check.ok, errors: check.errors },
-    firmwareWouldDo: check.firmwareWouldDo,
-    limits,
-  };
-  const decided = (outcome: 'allowed' | 'rejected', reason?: string) =>
-    decisionRow(call, outcome, rules, { ...(reason ? { reason } : {}), ...(approval ? { approval } : {}) });
-  if (!check.ok) {
-    return conclude('invalid_arguments', check.errors.join('; '), {
-      discovery,
-      decision: decided('allowed'),
-      parameters,
-    });
-  }
-  const broken = limits.filter((l) => !l.ok);
-  if (broken.length > 0) {
-    const reason = `operator limit: ${broken.map((l) => `${l.rule} (${l.group})`).join(', ')}`;
-    rules.push(...broken.map((l) => ({ rule: `limit ${l.rule}`, ref: l.group, result: 'refused' as const })));
-    return conclude('rejected', reason, { discovery, decision: decided('rejected', reason), parameters });
-  }
-  let expectedVersion: string | undefined;
-  if (call.tool === 'self.upgrade_firmware') {
-    const sha = FIRMWARE_URL.exec(String(call.arguments['url']))?.[1];
-    const firmware = sha ? await ctx.calls.firmwareBySha(sha) : undefined;
-    if (!firmware || !String(call.arguments['url']).startsWith(ctx.config.FIRMWARE_BASE_URL)) {
-      const reason = 'firmware only from the registry: the url is not a registry image of this platform';
-      rules.push({ rule: 'firmware from the registry', result: 'refused' });
-      return conclude('rejected', reason, { discovery, decision: decided('rejected', reason), parameters });
-    }
-    rules.push({
-      rule: 'firmware from the registry',
-      result: 'passed',
-      detail: `version ${firmware.version}`,
-    });
-    expectedVersion = firmware.version;
-  }
-  const needs = orderingNeeds(
-    call.tool,
-    [...configRules(ctx, call.tool), ...device.catalog!.rules],
-    (t) => device.fresh.get(t),
-    now,
-  );
-  for (const need of needs) {
-    const ref = {
-      ref: need.rule.id,
-      ...(need.rule.catalogId ? { catalogVersionId: device.catalog!.versionId } : {}),
-    };
-    const name = `${need.rule.tool} needs ${need.rule.requires} within ${need.rule.maxAgeMs} ms (${need.rule.source})`;
-    if (need.kind === 'refused') {
-      rules.push({ rule: name, ...ref, result: 'refused', detail: 'no fresh result and the rule refuses' });
-      const reason = `ordering: ${need.rule.requires} must run first`;
-      return conclude('rejected', reason, { discovery, decision: decided('rejected', reason), parameters });
-    }
-    rules.push({
-      rule: name,
-      ...ref,
-      result: need.kind === 'satisfied' ? 'passed' : 'satisfied_by_prerequisite',
-      ...(need.kind === 'satisfied' ? { detail: `fresh result of call ${need.callId}` } : {}),
-    });
-  }
   return {
     kind: 'send',
-    rows: { discovery, parameters },
-    recipe: modelRecipeFor(ctx.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool),
-    prerequisites: needs.filter(
-      (n): n is Extract<OrderingNeed, { kind: 'run_first' }> => n.kind === 'run_first',
-    ),
+    rows: { discovery, parameters: checked.parameters },
+    recipe,
+    prerequisites: checked.prerequisites,
     rules,
     ...(approval ? { approval } : {}),
-    ...(expectedVersion ? { expectedVersion } : {}),
+    ...(checked.expectedVersion ? { expectedVersion: checked.expectedVersion } : {}),
   };
 }
 
-function configRules(ctx: PipelineContext, tool: string) {
-  return ctx.config.ORDERING_RULES.filter((r) => r.tool === tool).map((r, i) => ({
-    id: `config:${i}:${r.tool}:${r.requires}`,
-    source: 'config' as const,
-    tool: r.tool,
-    requires: r.requires,
-    maxAgeMs: r.maxAgeMs,
-    action: r.action,
-  }));
+function gateRule(access: ToolAccess, sensitive: boolean): DecisionPayload['rules'][number] {
+  return {
+    rule: 'user-only gate',
+    result:
+      access.kind === 'refused'
+        ? 'refused'
+        : access.kind === 'needs_approval'
+          ? 'awaiting_approval'
+          : 'passed',
+    detail: sensitive ? access.reason : 'AI-visible tool',
+  };
 }
 
 type ApprovalOutcome =
@@ -232,12 +186,13 @@ type ApprovalOutcome =
     };
 
 async function approvalOutcome(
-  ctx: PipelineContext,
+  ports: DecisionPorts,
   call: CallRecord,
   now: number,
+  currentToolHash: string,
 ): Promise<ApprovalOutcome> {
   if (call.origin === 'campaign') {
-    const a = call.campaignId ? await ctx.calls.approvalOfCampaign(call.campaignId) : undefined;
+    const a = call.campaignId ? await ports.calls.approvalOfCampaign(call.campaignId) : undefined;
     if (a?.state === 'approved')
       return { kind: 'approved', approval: { ...cite(a), campaignId: call.campaignId! } };
     return { kind: 'refused', verdict: 'rejected', detail: 'user-only action without an approved campaign' };
@@ -248,7 +203,7 @@ async function approvalOutcome(
       verdict: 'rejected',
       detail: 'a user-only call needs a named person as requester',
     };
-  const a = await ctx.calls.approvalOfCall(call.id);
+  const a = await ports.calls.approvalOfCall(call.id);
   if (!a) return { kind: 'wait', open: true, detail: 'waiting for another operator to approve' };
   switch (a.state) {
     case 'pending':
@@ -284,6 +239,15 @@ async function approvalOutcome(
           approval: cite(a),
         };
       }
+      // DESIGN §4: an approval is bound to the tool as it was when given; a changed tool voids it.
+      if (a.toolHash !== null && a.toolHash !== currentToolHash) {
+        return {
+          kind: 'refused',
+          verdict: 'rejected',
+          detail: 'the tool changed since it was approved: the approval no longer applies',
+          approval: cite(a),
+        };
+      }
       if (a.decidedBy === call.operatorId) {
         return {
           kind: 'refused',
@@ -304,6 +268,15 @@ function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {
     ...(a.decidedAt ? { decidedAt: a.decidedAt.toISOString() } : {}),
     ...(a.reason ? { reason: a.reason } : {}),
   };
+}
+
+function withApproval(
+  approval: DecisionPayload['approval'],
+  verdict: Conclusion['verdict'],
+  reason: string,
+  rows: StageRows,
+): Decision {
+  return { kind: 'conclude', conclusion: { verdict, reason, rows }, ...(approval ? { approval } : {}) };
 }
 
 function conclude(verdict: Conclusion['verdict'], reason: string, rows: StageRows): Decision {

@@ -1,69 +1,55 @@
-import type { Pool } from '@fleet/db';
-import { CALL_STATES, type EvidenceStage } from '@fleet/domain';
-import { CALL_COLUMNS, type CallRecord } from './call-record';
+import {
+  approvalOfCall,
+  approvalOfCampaign,
+  createDatabase,
+  loadCall,
+  type ApprovalRecord,
+  type Database,
+  type Pool,
+} from '@fleet/db';
+import { CALL_STATES } from '@fleet/domain';
+import type { CallRecord } from './call-record';
+
+export type { ApprovalRecord } from '@fleet/db';
 
 const PENDING_STATES = CALL_STATES.filter((s) => s !== 'finished');
 
-type CallRow = Omit<CallRecord, 'written'> & { written: EvidenceStage[] };
-
-export interface ApprovalRecord {
-  id: string;
-  state: 'pending' | 'approved' | 'rejected' | 'expired';
-  argumentsHash: string;
-  requestedBy: string;
-  decidedBy: string | null;
-  decidedAt: Date | null;
-  reason: string | null;
-  expiresAt: Date;
-}
-
 export interface PolicyContext {
-  sensitive: Set<string>;
+  /** Operator markings by tool: true sensitive, false a description's default lifted (DESIGN §4). */
+  markings: ReadonlyMap<string, boolean>;
   groups: { name: string; limits: unknown }[];
   boundClientId: string;
 }
 
 /** The call pipeline's reads (its writes go through the commit queue, under the partition's lease). */
 export class CallRepository {
-  constructor(readonly pool: Pool) {}
+  readonly db: Database;
 
-  async load(callId: string): Promise<CallRecord | undefined> {
-    const { rows } = await this.pool.query<CallRow>(`SELECT ${CALL_COLUMNS} FROM call c WHERE c.id = $1`, [
-      callId,
-    ]);
-    const row = rows[0];
-    return row ? { ...row, written: new Set(row.written) } : undefined;
+  constructor(readonly pool: Pool) {
+    this.db = createDatabase(pool);
   }
 
-  async approvalOfCall(callId: string): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.pool.query<ApprovalRecord>(
-      `SELECT id, state, arguments_hash AS "argumentsHash", requested_by AS "requestedBy", decided_by AS "decidedBy",
-              decided_at AS "decidedAt", reason, expires_at AS "expiresAt"
-         FROM approval WHERE call_id = $1`,
-      [callId],
-    );
-    return rows[0];
+  load(callId: string): Promise<CallRecord | undefined> {
+    return loadCall(this.db, callId);
   }
 
-  async approvalOfCampaign(campaignId: string): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.pool.query<ApprovalRecord>(
-      `SELECT id, state, arguments_hash AS "argumentsHash", requested_by AS "requestedBy", decided_by AS "decidedBy",
-              decided_at AS "decidedAt", reason, expires_at AS "expiresAt"
-         FROM approval WHERE campaign_id = $1`,
-      [campaignId],
-    );
-    return rows[0];
+  approvalOfCall(callId: string): Promise<ApprovalRecord | undefined> {
+    return approvalOfCall(this.db, callId);
+  }
+
+  approvalOfCampaign(campaignId: string): Promise<ApprovalRecord | undefined> {
+    return approvalOfCampaign(this.db, campaignId);
   }
 
   /** Operator markings and group limits of the device, read per call (an operator's change applies at once). */
   async policyContext(deviceId: string): Promise<PolicyContext> {
     const { rows } = await this.pool.query<{
-      sensitive: string[] | null;
+      markings: Record<string, boolean> | null;
       groups: { name: string; limits: unknown }[] | null;
       client_id: string;
     }>(
       `SELECT d.client_id,
-              (SELECT array_agg(m.tool_name) FROM tool_marking m WHERE m.device_id = d.id AND m.sensitive) AS sensitive,
+              (SELECT json_object_agg(m.tool_name, m.sensitive) FROM tool_marking m WHERE m.device_id = d.id) AS markings,
               (SELECT json_agg(json_build_object('name', g.name, 'limits', g.limits))
                  FROM device_group_member gm JOIN device_group g ON g.id = gm.group_id WHERE gm.device_id = d.id) AS groups
          FROM device d WHERE d.id = $1`,
@@ -71,7 +57,7 @@ export class CallRepository {
     );
     const row = rows[0];
     return {
-      sensitive: new Set(row?.sensitive ?? []),
+      markings: new Map(Object.entries(row?.markings ?? {})),
       groups: row?.groups ?? [],
       boundClientId: row?.client_id ?? '',
     };
@@ -107,7 +93,8 @@ export class CallRepository {
               $2::boolean
            OR (c.state IN ('queued', 'waiting_for_device') AND c.deadline_at < now())
            OR (c.state = 'queued' AND c.created_at < now() - interval '5 seconds')
-           OR (c.state = 'awaiting_approval' AND (a.id IS NULL OR a.state <> 'pending' OR a.expires_at < now()))
+           OR (c.state = 'awaiting_approval' AND (a.id IS NULL OR a.state <> 'pending' OR a.expires_at < now()
+                                                  OR a.preflight IS NULL OR c.deadline_at < now()))
            OR (c.state = 'finished' AND c.cancelled_by IS NOT NULL)
            OR (c.state = 'verifying' AND c.effect_deadline_at < now())
            -- a wake-up lost with a lease: a replica that lost its partition and took it back while the call's

@@ -1,46 +1,78 @@
-import { contextFromTraceparent, inSpan } from '@fleet/telemetry';
+import { SYSTEM_REBOOT_TOOL, type PlatformEvent } from '@fleet/domain';
+import type { PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
+import { contextFromTraceparent, inSpan, type Logger } from '@fleet/telemetry';
+import type { OrchestratorConfig } from '../config';
+import type { DeviceRegistry } from '../devices/device-registry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { LeaseLostError } from '../evidence/commit-queue';
 import { modelRecipeFor } from '../model-readbacks/model-readbacks';
-import { recipeFor } from '../verification/recipes';
-import { decide } from './call-decision';
-import { execute, verifyRebootLike, type SendPlan } from './call-execution';
+import type { Observation } from '../verification/observation';
+import { recipeFor, type Recipe } from '../verification/recipes';
+import { judge } from '../verification/verdict-table';
+import { decide, type Decision, type DecisionPorts } from './call-decision';
+import {
+  readEffect,
+  sendRebootLike,
+  sendToolCall,
+  watchRebootLike,
+  type ExecutionPorts,
+  type ReplySeen,
+} from './call-execution';
 import type { CallRecord } from './call-record';
-import type { Conclusion } from './call-writes';
+import type { CallRepository } from './call-repository';
+import type { Conclusion, CallWrites, PreflightFindings, StageRows } from './call-writes';
 import { decisionRow } from './evidence-builders';
-import type { PipelineContext } from './pipeline-context';
-import { createPrerequisite, priorStateOf } from './prerequisites';
+import { rememberResult } from './fresh-results';
+import { createPrerequisite, priorStateOf, type PrerequisitePorts } from './prerequisites';
 import { effectRow } from './response-rows';
+
+/** What the runner needs besides what deciding and executing need. */
+export interface RunnerPorts extends ExecutionPorts, PrerequisitePorts {
+  config: DecisionPorts['config'] & Pick<OrchestratorConfig, 'UPGRADE_VERIFY_MS' | 'REBOOT_VERIFY_MS'>;
+  devices: Pick<DeviceRegistry, 'get'>;
+  calls: CallRepository;
+  writes: CallWrites;
+  events: Pick<PlatformEventBus, 'publish'>;
+  webhooks: Pick<WebhookNotifier, 'notify'>;
+  logger: Logger;
+}
+
+type SendDecision = Extract<Decision, { kind: 'send' }>;
 
 /**
  * The call pipeline (DESIGN §1, §4): policy → validate → send → pair → verify → evidence → verdict, one call at a
- * time per device (its lane). A call is woken by its BullMQ job, by its device coming back, by the sweep; waking
- * it twice is harmless: every step starts from the row's state.
+ * time per device (its lane). The runner is the only code that changes a call's state and the only publisher
+ * of call events: deciding returns a decision, executing returns what it observed, the verdict table judges.
+ * A call is woken by its BullMQ job, by its device coming back, by the sweep; waking it twice is harmless:
+ * every step starts from the row's state.
  */
 export class CallRunner {
   private readonly scheduled = new Set<string>();
 
-  constructor(private readonly ctx: PipelineContext) {}
+  constructor(private readonly ports: RunnerPorts) {}
 
   /** Queues the call in its device's lane, unless it is queued there already. */
   schedule(callId: string, deviceId: string): void {
     if (this.scheduled.has(callId)) return;
-    const device = this.ctx.devices.get(deviceId);
+    const device = this.ports.devices.get(deviceId);
     if (!device) return; // another replica's partition
     this.scheduled.add(callId);
     device.lane
       .run(() => this.process(callId, device))
       .catch((err: unknown) => {
         if (err instanceof LeaseLostError) return; // the new owner takes it from here
-        this.ctx.logger.error({ err, callId }, 'call step failed; the sweep retries it');
+        this.ports.logger.error({ err, callId }, 'call step failed; the sweep retries it');
       })
       .finally(() => this.scheduled.delete(callId));
   }
 
   /** Runs one call as far as it can go now (inside the device's lane), in the call's own trace. */
   async process(callId: string, device: DeviceRuntime): Promise<void> {
-    const call = await this.ctx.calls.load(callId);
-    if (!call || call.verdict) return;
+    const call = await this.ports.calls.load(callId);
+    if (call && !call.verdict) await this.run(call, device);
+  }
+
+  private run(call: CallRecord, device: DeviceRuntime): Promise<void> {
     return inSpan(
       `call ${call.tool}`,
       {
@@ -69,86 +101,217 @@ export class CallRunner {
       case 'verifying':
         return this.resume(call, device);
       case 'finished':
-        this.ctx.logger.warn({ callId: call.id }, 'a finished call without a verdict or a cancellation');
+        this.ports.logger.warn({ callId: call.id }, 'a finished call without a verdict or a cancellation');
         return;
     }
   }
 
   private async decideAndRun(call: CallRecord, device: DeviceRuntime): Promise<void> {
-    const decision = await decide(this.ctx, call, device);
+    const decision = await decide(this.ports, call, device);
     switch (decision.kind) {
       case 'conclude':
-        return this.conclude(call, decision.conclusion);
-      case 'wait':
-        return this.park(call, decision.state, decision.rows, decision.openApproval === true);
-      case 'send': {
-        const plan: SendPlan = {
-          rows: decision.rows,
-          recipe: decision.recipe,
-          rules: decision.rules,
-          ...(decision.approval ? { approval: decision.approval } : {}),
-          ...(decision.expectedVersion ? { expectedVersion: decision.expectedVersion } : {}),
-        };
-        for (const need of decision.prerequisites) {
-          const prerequisite = await this.runPrerequisite(call, device, need);
-          if (!prerequisite.ok) {
-            const reason = `the prerequisite ${need.rule.requires} ended ${prerequisite.verdict}`;
-            return this.conclude(call, {
-              verdict: 'rejected',
-              reason,
-              rows: {
-                discovery: decision.rows.discovery,
-                decision: decisionRow(call, 'rejected', decision.rules, { reason }),
-              },
-            });
-          }
-          plan.priorState = prerequisite.priorState;
-        }
-        const sent = await execute(this.ctx, call, device, plan);
-        if (!sent) return this.afterLostRace(call.id);
-        return;
-      }
+        return this.conclude(call, decision.conclusion, decision.approval);
+      case 'wait_for_device':
+        return this.park(call, 'waiting_for_device', {});
+      case 'await_approval':
+        return this.awaitApproval(call, decision.rows, decision.found);
+      case 'send':
+        return this.runPrerequisitesThenSend(call, device, decision);
     }
   }
 
-  private async runPrerequisite(
+  private async runPrerequisitesThenSend(call: CallRecord, device: DeviceRuntime, decision: SendDecision) {
+    let priorState;
+    for (const need of decision.prerequisites) {
+      const prerequisite = await createPrerequisite(this.ports, call, need);
+      if (!prerequisite.verdict) await this.run(prerequisite, device);
+      const fresh = device.fresh.get(need.rule.requires);
+      if (prerequisite.verdict !== 'verified' || !fresh) {
+        const reason = `the prerequisite ${need.rule.requires} ended ${prerequisite.verdict ?? 'unfinished'}`;
+        return this.conclude(call, {
+          verdict: 'rejected',
+          reason,
+          rows: {
+            discovery: decision.rows.discovery,
+            decision: decisionRow(call, 'rejected', decision.rules, { reason }),
+          },
+        });
+      }
+      priorState = priorStateOf(prerequisite, fresh.result, new Date(fresh.at));
+    }
+    return this.send(call, device, decision, priorState);
+  }
+
+  /** The "sending" row, the request, `sent`, the reply, the effect check, the verdict. */
+  private async send(
     call: CallRecord,
     device: DeviceRuntime,
-    need: Parameters<typeof createPrerequisite>[2],
-  ): Promise<{ ok: true; priorState: NonNullable<SendPlan['priorState']> } | { ok: false; verdict: string }> {
-    const id = await createPrerequisite(this.ctx, call, need);
-    await this.process(id, device);
-    const done = await this.ctx.calls.load(id);
-    const fresh = device.fresh.get(need.rule.requires);
-    if (done?.verdict === 'verified' && fresh)
-      return { ok: true, priorState: priorStateOf(done, fresh.result, new Date(fresh.at)) };
-    return { ok: false, verdict: done?.verdict ?? 'unfinished' };
+    decision: SendDecision,
+    priorState: ReturnType<typeof priorStateOf> | undefined,
+  ): Promise<void> {
+    const { recipe } = decision;
+    const rebootLike = recipe.kind === 'reboot' || recipe.kind === 'upgrade';
+    const jsonrpcId = call.tool === SYSTEM_REBOOT_TOOL ? null : await this.ports.link.allocateId(device.mac);
+    const sent = jsonrpcId === null ? { command: 'reboot' } : { name: call.tool, arguments: call.arguments };
+    const marked = await this.ports.writes.markSending(
+      call,
+      jsonrpcId,
+      device.connectionId,
+      device.catalog?.versionId,
+      {
+        discovery: decision.rows.discovery,
+        decision: decisionRow(call, 'allowed', decision.rules, {
+          ...(decision.approval ? { approval: decision.approval } : {}),
+          ...(priorState ? { priorState } : {}),
+        }),
+        parameters: { ...(decision.rows.parameters as object), sent },
+      },
+    );
+    if (!marked) return this.afterLostRace(call.id);
+    this.announceApproval(call, decision.approval);
+    this.announce(call, 'sending');
+    const published = () => this.markSent(call);
+    if (rebootLike) {
+      const request = await sendRebootLike(this.ports, call, device, jsonrpcId, published);
+      try {
+        return await this.verifyRebootLike(call, device, recipe, request, decision.expectedVersion);
+      } finally {
+        request.stopListening();
+      }
+    }
+    const reply = await sendToolCall(this.ports, call, device, jsonrpcId!, published);
+    return this.concludeSent(call, device, recipe, reply);
+  }
+
+  private markSent(call: CallRecord): void {
+    this.ports.writes
+      .markSent(call)
+      .then((moved) => {
+        if (moved) this.announce(call, 'sent');
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof LeaseLostError))
+          this.ports.logger.warn({ err, callId: call.id }, 'cannot mark the call sent');
+      });
+  }
+
+  private async concludeSent(call: CallRecord, device: DeviceRuntime, recipe: Recipe, seen: ReplySeen) {
+    const rows: StageRows = { response: seen.response };
+    let observation: Observation = { sent: true, reply: seen.reply, effect: { kind: 'none' } };
+    let effectExtra: Record<string, unknown> = {};
+    const refused = judge(recipe, observation);
+    const replied = seen.reply.kind === 'success';
+    if (recipe.kind === 'readback' && refused?.verdict !== 'device_error') {
+      const read = await readEffect(this.ports, call, device, recipe);
+      if (read.statusText)
+        rememberResult(
+          this.ports,
+          device,
+          { ...call, tool: recipe.read?.tool ?? 'self.get_device_status' },
+          read.statusText,
+        );
+      observation = { ...observation, effect: read.effect };
+      effectExtra = {
+        expected: { path: recipe.path.join('.'), value: call.arguments[recipe.argument] },
+        observed: read.effect.kind === 'readback' ? read.effect.observed : undefined,
+        readback: read.readback,
+      };
+    } else if (recipe.kind === 'read_only' && seen.reply.kind === 'success') {
+      rememberResult(this.ports, device, call, seen.reply.text);
+      effectExtra = { observed: seen.reply.text };
+    }
+    const judged = judge(recipe, observation)!;
+    const method =
+      judged.verdict === 'device_error'
+        ? 'not_applicable'
+        : recipe.kind === 'read_only'
+          ? 'reply_is_effect'
+          : recipe.kind === 'readback'
+            ? 'readback'
+            : 'unverifiable';
+    rows.effect = effectRow(method, judged.effect, effectExtra);
+    return this.conclude(call, {
+      verdict: judged.verdict,
+      reason: judged.reason,
+      ...(seen.result && (replied || seen.reply.kind === 'failure') ? { result: seen.result } : {}),
+      rows,
+    });
+  }
+
+  /**
+   * Reboots and upgrades (DESIGN §5): verified by what the platform sees next, a boot check-in and a new
+   * connection (with the expected version for an upgrade). An upgrade's late "true" without a reboot means the
+   * download failed.
+   */
+  private async verifyRebootLike(
+    call: CallRecord,
+    device: DeviceRuntime,
+    recipe: Recipe,
+    request: { response: StageRows['response']; reply: ReplySeen['reply']; lateTrue: () => boolean },
+    expectedVersion: string | undefined,
+  ): Promise<void> {
+    const refused = judge(recipe, {
+      sent: true,
+      reply: request.reply,
+      effect: { kind: 'none' },
+    });
+    if (refused?.verdict === 'device_error') {
+      return this.conclude(call, {
+        verdict: 'device_error',
+        reason: refused.reason,
+        rows: { response: request.response, effect: effectRow('not_applicable', 'the device refused') },
+      });
+    }
+    const window =
+      recipe.kind === 'upgrade' ? this.ports.config.UPGRADE_VERIFY_MS : this.ports.config.REBOOT_VERIFY_MS;
+    const deadline = call.effectDeadlineAt ?? new Date((call.sentAt ?? call.createdAt).getTime() + window);
+    if (!call.written.has('response') || call.state !== 'verifying') {
+      if (!(await this.ports.writes.park(call, 'verifying', { response: request.response }, deadline)))
+        return this.afterLostRace(call.id);
+      this.announce(call, 'verifying');
+    }
+    const { boundClientId } = await this.ports.calls.policyContext(call.deviceId);
+    const expected = recipe.kind === 'upgrade' ? expectedVersion : undefined;
+    const seen = await inSpan(`verify ${recipe.kind}`, { attributes: { 'call.id': call.id } }, () =>
+      watchRebootLike(
+        this.ports,
+        call,
+        device,
+        { boundClientId, expectedVersion: expected, deadline, lateTrue: request.lateTrue },
+        (effect) => judge(recipe, { sent: true, reply: request.reply, effect }) !== undefined,
+      ),
+    );
+    const judged = judge(recipe, { sent: true, reply: request.reply, effect: seen.effect })!;
+    return this.conclude(call, {
+      verdict: judged.verdict,
+      reason: judged.reason,
+      rows: {
+        effect: effectRow(expected === undefined ? 'reboot_observed' : 'version_observed', judged.effect, {
+          expected: expected ?? 'a boot check-in and a new connection',
+          observed: seen.observed,
+        }),
+      },
+    });
   }
 
   /** After a takeover (or a wake while verifying): the request may have gone out; only the effect can tell. */
   private async resume(call: CallRecord, device: DeviceRuntime): Promise<void> {
-    const recipe = modelRecipeFor(this.ctx.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool);
+    const recipe =
+      modelRecipeFor(this.ports.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool);
     if (recipe.kind === 'reboot' || recipe.kind === 'upgrade') {
-      const window =
-        recipe.kind === 'upgrade' ? this.ctx.config.UPGRADE_VERIFY_MS : this.ctx.config.REBOOT_VERIFY_MS;
-      const deadline = call.effectDeadlineAt ?? new Date((call.sentAt ?? call.createdAt).getTime() + window);
-      if (!call.written.has('response')) {
-        await this.ctx.writes.park(
-          call,
-          'verifying',
-          {
-            response: {
-              outcome: 'no_reply',
-              reason: 'the replica that sent it stopped before a reply was paired',
-              ...(call.connectionId ? { connectionId: call.connectionId } : {}),
-            },
-          },
-          deadline,
-        );
-      }
+      const response = {
+        outcome: 'no_reply' as const,
+        reason: 'the replica that sent it stopped before a reply was paired',
+        ...(call.connectionId ? { connectionId: call.connectionId } : {}),
+      };
       const expected = recipe.kind === 'upgrade' ? await this.expectedVersion(call) : undefined;
-      await verifyRebootLike(this.ctx, call, device, expected, deadline, () => false);
-      return;
+      return this.verifyRebootLike(
+        call,
+        device,
+        recipe,
+        { response, reply: { kind: 'none', reason: response.reason }, lateTrue: () => false },
+        expected,
+      );
     }
     return this.conclude(call, {
       verdict: 'no_response',
@@ -165,22 +328,64 @@ export class CallRunner {
 
   private async expectedVersion(call: CallRecord): Promise<string | undefined> {
     const sha = /\/firmware\/([0-9a-f]{64})\.bin$/.exec(String(call.arguments['url']))?.[1];
-    return sha ? (await this.ctx.calls.firmwareBySha(sha))?.version : undefined;
+    return sha ? (await this.ports.calls.firmwareBySha(sha))?.version : undefined;
   }
 
-  private async park(
+  private async park(call: CallRecord, state: 'waiting_for_device', rows: StageRows): Promise<void> {
+    if (call.state === state && Object.keys(rows).every((s) => call.written.has(s as never))) return;
+    if (!(await this.ports.writes.park(call, state, rows))) return this.afterLostRace(call.id);
+    this.announce(call, state);
+  }
+
+  /** Only a call that passed pre-flight waits for a person; people hear of it once (DESIGN §4). */
+  private async awaitApproval(call: CallRecord, rows: StageRows, found: PreflightFindings): Promise<void> {
+    const wasWaiting = call.state === 'awaiting_approval';
+    const shown = await this.ports.writes.awaitApproval(call, rows, found);
+    if (shown === false) return this.afterLostRace(call.id);
+    if (!wasWaiting || typeof shown === 'string') this.announce(call, 'awaiting_approval');
+    if (typeof shown !== 'string') return;
+    this.publish({
+      type: 'approval',
+      approvalId: shown,
+      callId: call.id,
+      state: 'pending',
+      at: new Date().toISOString(),
+    });
+    await this.ports.webhooks
+      .notify('approval.waiting', {
+        approvalId: shown,
+        callId: call.id,
+        deviceId: call.deviceId,
+        tool: call.tool,
+        arguments: call.arguments,
+        preflight: found.findings,
+      })
+      .catch((err: unknown) => this.ports.logger.warn({ err }, 'cannot queue the approval webhook'));
+  }
+
+  private async conclude(
     call: CallRecord,
-    state: 'waiting_for_device' | 'awaiting_approval',
-    rows: Parameters<PipelineContext['writes']['park']>[2],
-    openApproval: boolean,
+    conclusion: Conclusion,
+    approval?: SendDecision['approval'],
   ): Promise<void> {
-    if (call.state === state && Object.keys(rows).every((s) => call.written.has(s as never)) && !openApproval)
-      return;
-    const parked = openApproval
-      ? await this.ctx.writes.parkAwaitingApproval(call, rows)
-      : await this.ctx.writes.park(call, state, rows);
-    if (!parked) return this.afterLostRace(call.id);
-    this.ctx.events.publish({
+    if (!(await this.ports.writes.seal(call, conclusion))) return;
+    this.announceApproval(call, approval);
+    this.publish({
+      type: 'call',
+      callId: call.id,
+      deviceId: call.deviceId,
+      tool: call.tool,
+      state: 'finished',
+      verdict: conclusion.verdict,
+      at: new Date().toISOString(),
+    });
+  }
+
+  private announce(
+    call: CallRecord,
+    state: 'waiting_for_device' | 'awaiting_approval' | 'sending' | 'sent' | 'verifying',
+  ) {
+    this.publish({
       type: 'call',
       callId: call.id,
       deviceId: call.deviceId,
@@ -188,42 +393,40 @@ export class CallRunner {
       state,
       at: new Date().toISOString(),
     });
-    if (typeof parked === 'string') {
-      this.ctx.events.publish({
-        type: 'approval',
-        approvalId: parked,
-        callId: call.id,
-        state: 'pending',
-        at: new Date().toISOString(),
-      });
-      await this.ctx.webhooks
-        .notify('approval.waiting', {
-          approvalId: parked,
-          callId: call.id,
-          deviceId: call.deviceId,
-          tool: call.tool,
-          arguments: call.arguments,
-        })
-        .catch((err: unknown) => this.ctx.logger.warn({ err }, 'cannot queue the approval webhook'));
-    }
   }
 
-  private async conclude(call: CallRecord, conclusion: Conclusion): Promise<void> {
-    await this.ctx.writes.seal(call, conclusion);
+  /** A person's decision (or its lapse), announced once the runner has acted on it. */
+  private announceApproval(call: CallRecord, approval: SendDecision['approval']): void {
+    if (!approval?.id || call.campaignId) return;
+    this.publish({
+      type: 'approval',
+      approvalId: approval.id,
+      callId: call.id,
+      state: approval.state,
+      at: new Date().toISOString(),
+    });
+  }
+
+  private publish(event: PlatformEvent): void {
+    this.ports.events.publish(event);
   }
 
   /** The call changed under us (cancelled, sealed): take it again from its row. */
   private async afterLostRace(callId: string): Promise<void> {
-    const call = await this.ctx.calls.load(callId);
+    const call = await this.ports.calls.load(callId);
     if (call && !call.verdict && call.cancelledBy) await this.conclude(call, this.cancelled(call));
   }
 
   private cancelled(call: CallRecord): Conclusion {
-    const reason = `cancelled by ${call.cancelledBy}: ${call.cancelReason ?? 'no reason given'}`;
+    const seen = judge(recipeFor(call.tool), {
+      sent: false,
+      cause: 'operator_cancelled',
+      detail: `cancelled by ${call.cancelledBy}: ${call.cancelReason ?? 'no reason given'}`,
+    })!;
     return {
-      verdict: 'cancelled',
-      reason,
-      rows: { decision: decisionRow(call, 'cancelled', [], { reason }) },
+      verdict: seen.verdict,
+      reason: seen.reason,
+      rows: { decision: decisionRow(call, 'cancelled', [], { reason: seen.reason }) },
     };
   }
 }

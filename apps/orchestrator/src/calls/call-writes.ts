@@ -1,5 +1,6 @@
-import { EVIDENCE_STAGES, type CallState, type EvidenceStage, type Verdict } from '@fleet/domain';
-import { openCallApproval } from '@fleet/platform-client';
+import { callStateRepository as state, openCallApproval, recordPreflight } from '@fleet/db';
+import { EVIDENCE_STAGES, NOT_SENT_VERDICTS, type EvidenceStage, type Verdict } from '@fleet/domain';
+import { argumentsHash } from '@fleet/platform-client';
 import { inSpan } from '@fleet/telemetry';
 import type { CommitQueue, SealInput, UnitTx } from '../evidence/commit-queue';
 import type { CallRecord } from './call-record';
@@ -15,11 +16,23 @@ export interface Conclusion {
   rows: StageRows;
 }
 
-/** The pipeline's writes, each one unit of the commit queue (under the partition lease, group-committed). */
+/** What pre-flight found, and what it was given under: an approval is bound to it (DESIGN §4). */
+export interface PreflightFindings {
+  findings: unknown;
+  catalogVersionId: string;
+  toolHash: string;
+}
+
+type WaitingState = 'waiting_for_device' | 'awaiting_approval' | 'verifying';
+
+/**
+ * The runner's writes of a call's state (the only ones, DESIGN §1), each one unit of the commit queue (under the
+ * partition lease, group-committed), each with the evidence rows whose stage has happened.
+ */
 export class CallWrites {
   constructor(
     private readonly commits: CommitQueue,
-    /** Called once a verdict is committed (metrics, live events, campaign progress). */
+    /** Called once a verdict is committed (metrics, campaign progress). */
     private readonly onSealed: (call: CallRecord, conclusion: Conclusion) => void,
     private readonly approvalTtlMs = 3600_000,
   ) {}
@@ -36,76 +49,61 @@ export class CallWrites {
     );
   }
 
-  private sealNow(call: CallRecord, conclusion: Conclusion): Promise<boolean> {
-    return this.commits
-      .submit(call.partition, async (tx) => {
-        // DESIGN §6: the row and its seal link in the chain get the same verdict, reason and time.
-        const seal: SealInput = {
-          verdict: conclusion.verdict,
-          reason: conclusion.reason,
-          sealedAt: new Date(),
-        };
-        const { rowCount } = await tx.query(
-          `UPDATE call SET state = 'finished', verdict = $2, verdict_reason = $3, result = $4, sealed_at = $5
-          WHERE id = $1 AND verdict IS NULL`,
-          [
-            call.id,
-            seal.verdict,
-            seal.reason,
-            conclusion.result ? JSON.stringify(conclusion.result) : null,
-            seal.sealedAt,
-          ],
-        );
-        if (!rowCount) return false;
-        await this.append(tx, call, completeRows(call, conclusion), seal);
-        return true;
-      })
-      .then((sealed) => {
-        if (sealed) {
-          call.verdict = conclusion.verdict;
-          call.state = 'finished';
-          this.onSealed(call, conclusion);
-        }
-        return sealed;
-      });
+  private async sealNow(call: CallRecord, conclusion: Conclusion): Promise<boolean> {
+    const sealed = await this.commits.submit(call.partition, async (tx) => {
+      // DESIGN §6: the row and its seal link in the chain get the same verdict, reason and time.
+      const seal: SealInput = {
+        verdict: conclusion.verdict,
+        reason: conclusion.reason,
+        sealedAt: new Date(),
+      };
+      if (!(await state.seal(tx.db, call.id, { ...seal, result: conclusion.result }))) return false;
+      await this.append(tx, call, completeRows(call, conclusion), seal);
+      return true;
+    });
+    if (sealed) {
+      call.verdict = conclusion.verdict;
+      call.state = 'finished';
+      this.onSealed(call, conclusion);
+    }
+    return sealed;
   }
 
   /**
-   * A user-only operator call whose approval could not be opened when it was requested (its catalog was not known
-   * yet): opens it now, with the state and the rows that exist so far. Returns the approval id, or false.
+   * A user-only call that passed pre-flight waits for a person: its approval (opened at creation, or now when the
+   * catalog was not known then) is shown to people from here on, with what pre-flight found. Returns the
+   * approval id when it was shown just now, true when it already was, false when the call moved on.
    */
-  parkAwaitingApproval(call: CallRecord, rows: StageRows): Promise<string | false> {
+  awaitApproval(call: CallRecord, rows: StageRows, found: PreflightFindings): Promise<string | boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      const { rowCount } = await tx.query(
-        `UPDATE call SET state = 'awaiting_approval' WHERE id = $1 AND verdict IS NULL AND cancelled_by IS NULL`,
-        [call.id],
-      );
-      if (!rowCount || !call.operatorId) return false;
-      const approvalId = await openCallApproval(tx, {
+      if (!(await state.park(tx.db, call.id, 'awaiting_approval')) || !call.operatorId) return false;
+      await openCallApproval(tx.db, {
         id: call.id,
         deviceId: call.deviceId,
         tool: call.tool,
         arguments: call.arguments,
+        argumentsHash: argumentsHash(call.deviceId, call.tool, call.arguments),
         operatorId: call.operatorId,
         ttlMs: this.approvalTtlMs,
       });
+      const shown = await recordPreflight(tx.db, call.id, {
+        preflight: found.findings,
+        catalogVersionId: found.catalogVersionId,
+        toolHash: found.toolHash,
+      });
       await this.append(tx, call, rows);
       call.state = 'awaiting_approval';
-      return approvalId;
+      return shown ?? true;
     });
   }
 
   /** Moves the call to a waiting state, writing rows whose stage has happened already. */
-  park(call: CallRecord, state: CallState, rows: StageRows, effectDeadlineAt?: Date): Promise<boolean> {
+  park(call: CallRecord, to: WaitingState, rows: StageRows, effectDeadlineAt?: Date): Promise<boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      const { rowCount } = await tx.query(
-        `UPDATE call SET state = $2, effect_deadline_at = coalesce($3, effect_deadline_at)
-          WHERE id = $1 AND verdict IS NULL AND cancelled_by IS NULL`,
-        [call.id, state, effectDeadlineAt ?? null],
-      );
-      if (!rowCount) return false;
+      if (!(await state.park(tx.db, call.id, to, effectDeadlineAt))) return false;
       await this.append(tx, call, rows);
-      call.state = state;
+      call.state = to;
+      if (effectDeadlineAt) call.effectDeadlineAt = effectDeadlineAt;
       return true;
     });
   }
@@ -122,19 +120,27 @@ export class CallWrites {
     rows: StageRows,
   ): Promise<boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      const { rowCount } = await tx.query(
-        `UPDATE call SET state = 'sending', jsonrpc_id = $2, connection_id = $3, catalog_version_id = $4, sent_at = now()
-          WHERE id = $1 AND verdict IS NULL AND cancelled_by IS NULL
-            AND state IN ('queued', 'waiting_for_device', 'awaiting_approval')`,
-        [call.id, jsonrpcId, connectionId ?? null, catalogVersionId ?? null],
-      );
-      if (!rowCount) return false;
+      const sentAt = await state.markSending(tx.db, call.id, {
+        jsonrpcId,
+        connectionId: connectionId ?? null,
+        catalogVersionId: catalogVersionId ?? null,
+      });
+      if (!sentAt) return false;
       await this.append(tx, call, rows);
       call.state = 'sending';
       call.jsonrpcId = jsonrpcId;
       call.connectionId = connectionId ?? null;
-      call.sentAt = new Date();
+      call.sentAt = sentAt;
       return true;
+    });
+  }
+
+  /** The request left for the device: the documented `sent` (no evidence row: the response row says when). */
+  markSent(call: CallRecord): Promise<boolean> {
+    return this.commits.submit(call.partition, async (tx) => {
+      const moved = await state.markSent(tx.db, call.id);
+      if (moved && call.state === 'sending') call.state = 'sent';
+      return moved;
     });
   }
 
@@ -150,19 +156,12 @@ export class CallWrites {
   }
 }
 
+/** The rows a conclusion did not bring, each saying why its stage did not happen (DESIGN §1). */
 function completeRows(call: CallRecord, c: Conclusion): StageRows {
-  const notSent =
-    c.verdict === 'rejected' ||
-    c.verdict === 'invalid_arguments' ||
-    c.verdict === 'undelivered' ||
-    c.verdict === 'expired' ||
-    c.verdict === 'cancelled';
+  const notSent = NOT_SENT_VERDICTS.has(c.verdict);
   const why = `${c.verdict}: ${c.reason}`;
   const outcome =
-    c.verdict === 'expired' ||
-    c.verdict === 'cancelled' ||
-    c.verdict === 'undelivered' ||
-    c.verdict === 'rejected'
+    c.verdict === 'expired' || c.verdict === 'cancelled' || c.verdict === 'undelivered'
       ? c.verdict
       : 'rejected';
   return {

@@ -1,40 +1,37 @@
-import { randomUUID } from 'node:crypto';
+import { callByIdempotencyKey, createCall, type Database } from '@fleet/db';
 import type { DecisionPayload } from '@fleet/domain';
-import type { OrderingNeed } from '../policy/ordering';
+import type { RunFirst } from './preflight';
 import type { CallRecord } from './call-record';
-import type { PipelineContext } from './pipeline-context';
+
+export interface PrerequisitePorts {
+  calls: { db: Database };
+}
 
 /**
  * A prerequisite the ordering rules run first is a call of its own (origin `system`, linked to the call it serves,
- * DESIGN §1). It is created here, idempotently per parent and rule, and run inline in the device's lane.
+ * DESIGN §1), created through the one call creation, idempotently per parent and rule, and run inline in the
+ * device's lane. Returns the call as created (or as an earlier attempt left it).
  */
 export async function createPrerequisite(
-  ctx: PipelineContext,
+  ports: PrerequisitePorts,
   parent: CallRecord,
-  need: Extract<OrderingNeed, { kind: 'run_first' }>,
-): Promise<string> {
+  need: RunFirst,
+): Promise<CallRecord> {
   const key = `prerequisite:${parent.id}:${need.rule.requires}`;
-  const { rows } = await ctx.calls.pool.query<{ id: string }>(
-    `WITH created AS (
-       INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, parent_call_id, idempotency_key,
-                         deadline_at, reply_timeout_ms, traceparent)
-       VALUES ($1, $2, $3, $4, '{}', 'system', $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)
-     SELECT id FROM created UNION ALL SELECT id FROM call WHERE idempotency_key = $7`,
-    [
-      randomUUID(),
-      parent.deviceId,
-      parent.partition,
-      need.rule.requires,
-      `ordering rule: ${need.rule.tool} needs a fresh ${need.rule.requires}`,
-      parent.id,
-      key,
-      parent.deadlineAt,
-      parent.replyTimeoutMs,
-      null,
-    ],
-  );
-  return rows[0]!.id;
+  const created = await createCall(ports.calls.db, {
+    id: crypto.randomUUID(),
+    device_id: parent.deviceId,
+    partition: parent.partition,
+    tool: need.rule.requires,
+    arguments: {},
+    origin: 'system',
+    reason: `ordering rule: ${need.rule.tool} needs a fresh ${need.rule.requires}`,
+    parent_call_id: parent.id,
+    idempotency_key: key,
+    deliveryDeadlineMs: Math.max(0, parent.deadlineAt.getTime() - Date.now()),
+    reply_timeout_ms: parent.replyTimeoutMs,
+  });
+  return created ?? (await callByIdempotencyKey(ports.calls.db, key))!;
 }
 
 export function priorStateOf(

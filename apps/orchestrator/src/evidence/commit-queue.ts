@@ -9,6 +9,7 @@ import {
   type SealPayload,
   type Verdict,
 } from '@fleet/domain';
+import { databaseOn, type Database } from '@fleet/db';
 import type { Histogram } from '@fleet/telemetry';
 import type { Lease } from '../coordination/lease-store';
 
@@ -34,6 +35,8 @@ export interface SealInput {
 /** What a unit can do inside the batch transaction. */
 export interface UnitTx {
   query<R extends QueryResultRow>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  /** Kysely on the batch's connection, for a repository that writes in the same transaction (DESIGN §8). */
+  readonly db: Database;
   /**
    * Appends rows to the device's hash chain (seq and hash are assigned here, in order), then the call's seal when
    * given: a link of its own after them (DESIGN §6), in the same transaction as the call row it seals.
@@ -152,6 +155,7 @@ export class CommitQueue {
     batch: Pending<unknown>[],
   ): Promise<({ ok: true; value: unknown } | { ok: false; error: unknown })[]> {
     const client = await this.pool.connect();
+    const db = databaseOn(client);
     const tentative = new Map<string, ChainHead>();
     const rows: ChainedRow[] = [];
     try {
@@ -164,7 +168,7 @@ export class CommitQueue {
           continue;
         }
         // A unit that throws aborts the transaction: the caller retries the batch unit by unit.
-        outcomes.push({ ok: true, value: await unit.run(this.tx(client, tentative, rows)) });
+        outcomes.push({ ok: true, value: await unit.run(this.tx(client, db, tentative, rows)) });
       }
       // Every unit's evidence in one statement (issue 9: one INSERT per unit cost Postgres twice the CPU per row).
       // Nothing reads evidence back inside a batch, and a failing insert fails the batch, retried unit by unit.
@@ -199,9 +203,15 @@ export class CommitQueue {
     return new Set(list.filter(([, l]) => names.has(l.name)).map(([p]) => p));
   }
 
-  private tx(client: PoolClient, tentative: Map<string, ChainHead>, batchRows: ChainedRow[]): UnitTx {
+  private tx(
+    client: PoolClient,
+    db: Database,
+    tentative: Map<string, ChainHead>,
+    batchRows: ChainedRow[],
+  ): UnitTx {
     return {
       query: (sql, params) => client.query(sql, params),
+      db,
       appendEvidence: async (callId, deviceId, rows, seal) => {
         const links: { stage: ChainLink; payload: unknown }[] = seal
           ? [...rows, { stage: SEAL_LINK, payload: sealPayloadOf(seal) }]

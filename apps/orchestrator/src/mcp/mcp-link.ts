@@ -65,6 +65,8 @@ export class McpLink {
     device: { mac: string; dialect: Dialect; connectionId: string | undefined },
     request: McpRequest & { id: number },
     timeoutMs: number,
+    /** Called once the request is handed to the broker (the call's `sent`). */
+    published?: () => void,
   ): Promise<Exchange> {
     const encoded = encodeRequestFor(device, request);
     if (!encoded.ok) throw new Error(`cannot encode request: ${encoded.error.message}`);
@@ -82,7 +84,7 @@ export class McpLink {
       },
       async (span) => {
         const wireId = wireIdFor(device.dialect, request.id);
-        const exchange = await this.send(device, request, encoded.value, timeoutMs);
+        const exchange = await this.send(device, request, encoded.value, timeoutMs, published);
         if (typeof wireId === 'string') exchange.wireId = wireId;
         span.setAttribute('mcp.outcome', exchange.outcome.kind);
         if (exchange.strays?.length) span.setAttribute('mcp.stray_replies', exchange.strays.length);
@@ -99,6 +101,7 @@ export class McpLink {
     request: McpRequest & { id: number },
     text: string,
     timeoutMs: number,
+    published: (() => void) | undefined,
   ): Promise<Exchange> {
     const key = keyOf(device.mac, request.id);
     const sentAt = new Date();
@@ -113,6 +116,7 @@ export class McpLink {
     });
     this.mqtt.publish(deviceP2pTopic(device.mac), text, { qos: 0 }, (err) => {
       if (err) this.logger.warn({ err, mac: device.mac }, 'publish to device failed');
+      else published?.();
     });
     this.metrics.mcpRequests.inc({ method: request.method });
     const resolved = await outcome;

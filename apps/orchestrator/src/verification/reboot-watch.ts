@@ -14,7 +14,7 @@ export interface RebootObservation {
  * connection. A connection flap has the second without the first, and is not a reboot.
  */
 export async function observeReboot(
-  calls: CallRepository,
+  calls: Pick<CallRepository, 'bootsSince'>,
   device: DeviceRuntime,
   sentAt: Date,
   sentOn: string | null,

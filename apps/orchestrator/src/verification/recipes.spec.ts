@@ -11,10 +11,15 @@ describe('effect recipes', () => {
     expect(readStatusValue('not json', ['audio_speaker', 'volume'])).toBeUndefined();
   });
 
-  it('treat reboots both ways alike, getters as their own effect, and the rest as unverifiable', () => {
-    expect(recipeFor('self.reboot')).toEqual({ kind: 'reboot' });
+  it('treat reboots both ways alike, declared read tools as their own effect, and the rest as unverifiable', () => {
+    expect(recipeFor('self.reboot')).toMatchObject({ kind: 'reboot' });
     expect(recipeFor('system.reboot')).toEqual({ kind: 'reboot' });
-    expect(recipeFor('self.battery.get_level')).toEqual({ kind: 'read_only' });
+    expect(recipeFor('self.battery.get_level', { readOnlyHint: true })).toEqual({ kind: 'read_only' });
+    expect(recipeFor('self.battery.get_level', { markedReadOnly: true })).toEqual({ kind: 'read_only' });
     expect(recipeFor('self.board.relay_03.set')).toEqual({ kind: 'unverifiable' });
+  });
+
+  it('do not guess a read tool from a name that looks like a getter', () => {
+    expect(recipeFor('self.battery.get_level')).toEqual({ kind: 'unverifiable' });
   });
 });

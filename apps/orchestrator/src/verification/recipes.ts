@@ -9,11 +9,21 @@ export type Recipe =
       settleMs: number;
       /** The read tool; self.get_device_status unless a model's readback says otherwise. */
       read?: { tool: string; arguments: Record<string, unknown> };
+      /** The firmware answers "false" when it did not do it (DESIGN §5: set_theme with an unknown theme). */
+      falseIsError?: boolean;
     }
-  | { kind: 'reboot' }
-  | { kind: 'upgrade' }
+  | { kind: 'reboot'; falseIsError?: boolean }
+  | { kind: 'upgrade'; falseIsError?: boolean }
   | { kind: 'read_only' }
-  | { kind: 'unverifiable' };
+  | { kind: 'unverifiable'; falseIsError?: boolean };
+
+/** What makes a tool a read tool besides this table: the device's own hint, an operator's marking. */
+export interface ReadToolHints {
+  /** `annotations.readOnlyHint` as the device declared it in tools/list. */
+  readOnlyHint?: unknown;
+  /** An operator marked the tool read-only for this device. */
+  markedReadOnly?: boolean;
+}
 
 const RECIPES: Readonly<Record<string, Recipe>> = {
   'self.audio_speaker.set_volume': {
@@ -29,21 +39,34 @@ const RECIPES: Readonly<Record<string, Recipe>> = {
     argument: 'brightness',
     settleMs: 600,
   },
-  'self.screen.set_theme': { kind: 'readback', path: ['screen', 'theme'], argument: 'theme', settleMs: 0 },
-  'self.reboot': { kind: 'reboot' },
+  'self.screen.set_theme': {
+    kind: 'readback',
+    path: ['screen', 'theme'],
+    argument: 'theme',
+    settleMs: 0,
+    falseIsError: true,
+  },
+  // xiaozhi §3.4: both return false when the firmware refuses to start (no network, another OTA running).
+  'self.reboot': { kind: 'reboot', falseIsError: true },
   [SYSTEM_REBOOT_TOOL]: { kind: 'reboot' },
-  'self.upgrade_firmware': { kind: 'upgrade' },
+  'self.upgrade_firmware': { kind: 'upgrade', falseIsError: true },
   'self.get_device_status': { kind: 'read_only' },
   'self.get_system_info': { kind: 'read_only' },
   'self.screen.get_info': { kind: 'read_only' },
+  // The esp-hi board's light: "true"/"false" is whether it is on.
+  'self.light.get_power': { kind: 'read_only' },
 };
 
-export function recipeFor(tool: string): Recipe {
+/**
+ * A tool's recipe. What is a read tool is explicit (DESIGN §1): this table, the device's `readOnlyHint`, an
+ * operator's marking; a name that merely looks like a getter is not enough.
+ */
+export function recipeFor(tool: string, hints: ReadToolHints = {}): Recipe {
   const known = RECIPES[tool];
   if (known) return known;
-  // A getter changes nothing: its reply is the effect.
-  const last = tool.split('.').at(-1) ?? '';
-  return last.startsWith('get_') ? { kind: 'read_only' } : { kind: 'unverifiable' };
+  return hints.readOnlyHint === true || hints.markedReadOnly === true
+    ? { kind: 'read_only' }
+    : { kind: 'unverifiable' };
 }
 
 /** The value at a path of get_device_status' JSON (which arrives as text inside the tool result). */

@@ -1,3 +1,4 @@
+import { visibleToMachines } from '@fleet/domain';
 import type { ToolSpec } from '../providers/llm/llm-provider';
 import type { CatalogToolRow } from './catalog-repository';
 import { FunctionNames } from './function-names';
@@ -15,7 +16,8 @@ export interface AiCatalog {
 export function aiCatalog(rows: readonly CatalogToolRow[], { vision }: { vision: boolean }): AiCatalog {
   const names = new FunctionNames(rows.map((r) => r.name));
   const specs = rows
-    .filter((r) => !r.userOnly && !r.sensitive && (vision || r.name !== PHOTO_TOOL))
+    // DESIGN §4: the one tool-access rule (libs/domain): user-only, marked, or asking for confirmation stay out.
+    .filter((r) => visibleToMachines(r, r.sensitive || undefined) && (vision || r.name !== PHOTO_TOOL))
     .map((r) => ({
       name: names.functionOf(r.name)!,
       tool: r.name,

@@ -68,6 +68,9 @@ export async function runToolCallback(
       return uploadSnapshot(host, rt, str('url'));
     case 'self.screen.preview_image':
       return previewImage(host, rt, str('url'));
+    case 'self.light.get_power':
+      // The esp-hi board's light getter; the simulated light is off (a read tool's "false" is a value).
+      return returned(toolReturn.bool(false));
     case 'self.assets.set_download_url':
       if (!lie) host.nvs.assetsDownloadUrl = str('url');
       return TRUE;

@@ -1,0 +1,150 @@
+import { argumentsHash } from '@fleet/platform-client';
+import type { CallRecord } from './call-record';
+import type { ApprovalRecord } from './call-repository';
+import { decide, type DecisionPorts } from './call-decision';
+import { DeviceRuntime } from '../devices/device-runtime';
+import type { CatalogTool, CatalogView } from '../discovery/catalog-view';
+import { toolHash } from './tool-hash';
+
+const WIFI = {
+  name: 'self.system.reconfigure_wifi',
+  description: 'Enter WiFi configuration mode. **CAUTION** You must ask the user to confirm this action.',
+  inputSchema: { type: 'object', properties: {} },
+  annotations: undefined,
+  userOnly: false,
+} as unknown as CatalogTool;
+const UPGRADE = {
+  ...WIFI,
+  name: 'self.upgrade_firmware',
+  description: 'Upgrade.',
+  userOnly: true,
+} as CatalogTool;
+
+function readyDevice(): DeviceRuntime {
+  const device = new DeviceRuntime('a0:85:e3:f4:49:34', 0);
+  const catalog: CatalogView = {
+    versionId: 'v1',
+    version: 1,
+    catalogId: 'c1',
+    hash: 'h',
+    discoveredAt: '2026-12-02T00:00:00.000Z',
+    serverName: undefined,
+    serverVersion: undefined,
+    tools: new Map([WIFI, UPGRADE].map((t) => [t.name, t])),
+    rules: [],
+  };
+  Object.assign(device, { online: true, connectionId: 'c', discoveredOn: 'c', catalog });
+  return device;
+}
+
+function callOf(extra: Partial<CallRecord>): CallRecord {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    deviceId: 'a0:85:e3:f4:49:34',
+    partition: 0,
+    tool: WIFI.name,
+    arguments: {},
+    origin: 'operator',
+    reason: null,
+    operatorId: '00000000-0000-4000-8000-0000000000aa',
+    apiKeyId: null,
+    voiceTurnId: null,
+    campaignId: null,
+    agentId: null,
+    parentCallId: null,
+    state: 'awaiting_approval',
+    verdict: null,
+    jsonrpcId: null,
+    connectionId: null,
+    catalogVersionId: null,
+    deadlineAt: new Date(Date.now() + 60_000),
+    replyTimeoutMs: 1000,
+    effectDeadlineAt: null,
+    requestContext: null,
+    traceparent: null,
+    cancelledBy: null,
+    cancelReason: null,
+    createdAt: new Date(),
+    sentAt: null,
+    written: new Set(),
+    ...extra,
+  };
+}
+
+function ports(approval?: Partial<ApprovalRecord>): DecisionPorts {
+  return {
+    config: { FIRMWARE_BASE_URL: 'http://fleet.local', ORDERING_RULES: [], MODEL_READBACKS: [] },
+    calls: {
+      policyContext: () => Promise.resolve({ markings: new Map(), groups: [], boundClientId: 'x' }),
+      firmwareBySha: () => Promise.resolve(undefined),
+      approvalOfCall: () =>
+        approval
+          ? Promise.resolve({
+              id: 'a1',
+              state: 'pending',
+              argumentsHash: '',
+              requestedBy: 'r',
+              decidedBy: null,
+              decidedAt: null,
+              reason: null,
+              expiresAt: new Date(Date.now() + 60_000),
+              preflight: null,
+              catalogVersionId: null,
+              toolHash: null,
+              ...approval,
+            })
+          : Promise.reject(new Error('a person was asked before pre-flight')),
+      approvalOfCampaign: () => Promise.resolve(undefined),
+    },
+  };
+}
+
+describe('deciding a call', () => {
+  it('ends undelivered when the device was not ready before the deadline', async () => {
+    const device = new DeviceRuntime('a0:85:e3:f4:49:34', 0);
+    const d = await decide(
+      ports(),
+      callOf({ state: 'queued', deadlineAt: new Date(Date.now() - 1) }),
+      device,
+    );
+    expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'undelivered' } });
+  });
+
+  it('refuses a tool that asks for confirmation to the LLM, naming why', async () => {
+    const d = await decide(ports(), callOf({ origin: 'llm', operatorId: null }), readyDevice());
+    expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
+    if (d.kind === 'conclude') expect(d.conclusion.reason).toContain("asks for the user's confirmation");
+  });
+
+  it('ends an upgrade that names no registry image before anyone is asked', async () => {
+    const call = callOf({ tool: UPGRADE.name });
+    const d = await decide(ports(), call, readyDevice());
+    expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
+  });
+
+  it('has a call that passed pre-flight wait for a person, with what pre-flight found and the tool it saw', async () => {
+    const d = await decide(ports({ state: 'pending' }), callOf({}), readyDevice());
+    expect(d).toMatchObject({
+      kind: 'await_approval',
+      found: { catalogVersionId: 'v1', toolHash: toolHash(WIFI), findings: { gate: expect.any(String) } },
+    });
+  });
+
+  it('ends expired when the delivery deadline passed while it waited for approval', async () => {
+    const call = callOf({ deadlineAt: new Date(Date.now() - 1) });
+    const d = await decide(ports({ state: 'pending' }), call, readyDevice());
+    expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'expired' } });
+  });
+
+  it('voids an approval given under another definition of the tool', async () => {
+    const approval = {
+      state: 'approved' as const,
+      decidedBy: 'someone-else',
+      argumentsHash: argumentsHash('a0:85:e3:f4:49:34', WIFI.name, {}),
+      toolHash: 'an older tool',
+    };
+    const d = await decide(ports(approval), callOf({}), readyDevice());
+    expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
+    if (d.kind === 'conclude') expect(d.conclusion.reason).toContain('the tool changed');
+  });
+});

@@ -1,0 +1,7 @@
+export {
+  approvalOfCall,
+  approvalOfCampaign,
+  openCallApproval,
+  recordPreflight,
+  type ApprovalRecord,
+} from './call-approvals.repository';

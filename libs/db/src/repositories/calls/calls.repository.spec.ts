@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import { createDatabase, type Database } from '../../client/kysely';
+import { createPgPool, type Pool } from '../../client/pg-pool';
+import { approvalOfCall, openCallApproval, recordPreflight } from '../approvals';
+import { callByIdempotencyKey, createCall, loadCall } from './call-creation.repository';
+import { callStateRepository as state } from './call-state.repository';
+
+const DEVICE = 'a0:85:e3:f4:49:34';
+
+describe('the calls repository', () => {
+  let tdb: TestDatabase;
+  let pool: Pool;
+  let db: Database;
+  let operatorId: string;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase();
+    pool = createPgPool(tdb.url, { max: 2 });
+    db = createDatabase(pool);
+    await pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, 'uuid-1', now())`, [DEVICE]);
+    operatorId = (
+      await pool.query<{ id: string }>(
+        `INSERT INTO operator (id, email, name, role) VALUES (gen_random_uuid(), 'o@localhost', 'O', 'operator') RETURNING id`,
+      )
+    ).rows[0]!.id;
+  });
+  afterAll(async () => {
+    await pool.end();
+    await tdb.drop();
+  });
+
+  const newCall = (extra: Partial<Parameters<typeof createCall>[1]> = {}) =>
+    createCall(db, {
+      id: randomUUID(),
+      device_id: DEVICE,
+      partition: 0,
+      tool: 'self.get_device_status',
+      arguments: { a: 1 },
+      origin: 'operator',
+      deliveryDeadlineMs: 60_000,
+      ...extra,
+    });
+
+  it('creates a call and returns it as the pipeline reads it, with nothing on disk yet', async () => {
+    const call = (await newCall())!;
+    expect(call).toMatchObject({ deviceId: DEVICE, state: 'queued', verdict: null, arguments: { a: 1 } });
+    expect(call.written.size).toBe(0);
+    expect(call.deadlineAt.getTime()).toBeGreaterThan(Date.now());
+    expect(await loadCall(db, call.id)).toMatchObject({ id: call.id, tool: 'self.get_device_status' });
+  });
+
+  it('creates nothing a second time for the same idempotency key, and finds the first call by it', async () => {
+    const first = (await newCall({ idempotency_key: 'k-1' }))!;
+    expect(await newCall({ idempotency_key: 'k-1' })).toBeUndefined();
+    expect((await callByIdempotencyKey(db, 'k-1'))?.id).toBe(first.id);
+  });
+
+  it('moves a call to sending once, then sent once', async () => {
+    const call = (await newCall())!;
+    const sending = { jsonrpcId: 7, connectionId: 'c-1', catalogVersionId: null };
+    expect(await state.markSending(db, call.id, sending)).toBeInstanceOf(Date);
+    expect(await state.markSending(db, call.id, sending)).toBeUndefined();
+    expect(await state.markSent(db, call.id)).toBe(true);
+    expect(await state.markSent(db, call.id)).toBe(false);
+    expect(await loadCall(db, call.id)).toMatchObject({ state: 'sent', jsonrpcId: 7, connectionId: 'c-1' });
+  });
+
+  it("cannot seal a call without its seal in the device's chain (DESIGN §6: the commit queue writes both)", async () => {
+    const call = (await newCall())!;
+    const seal = {
+      verdict: 'verified' as const,
+      reason: 'read',
+      result: { text: 'x' },
+      sealedAt: new Date(),
+    };
+    await expect(state.seal(db, call.id, seal)).rejects.toThrow(/without its seal/);
+    expect(await loadCall(db, call.id)).toMatchObject({ verdict: null });
+  });
+
+  it('cancels only a call not yet sent, after which the runner can no longer park or send it', async () => {
+    const call = (await newCall())!;
+    expect(await state.cancel(db, call.id, operatorId, 'wrong device')).toEqual({ deviceId: DEVICE });
+    expect(await state.park(db, call.id, 'waiting_for_device')).toBe(false);
+    const sent = (await newCall())!;
+    await state.markSending(db, sent.id, { jsonrpcId: 8, connectionId: null, catalogVersionId: null });
+    expect(await state.cancel(db, sent.id, operatorId, 'too late')).toBeUndefined();
+  });
+
+  it("opens a call's approval once, and records pre-flight on it once", async () => {
+    const call = (await newCall({ state: 'awaiting_approval' }))!;
+    const open = {
+      id: call.id,
+      deviceId: DEVICE,
+      tool: call.tool,
+      arguments: call.arguments,
+      argumentsHash: 'h',
+      operatorId,
+      ttlMs: 60_000,
+    };
+    const approvalId = await openCallApproval(db, open);
+    expect(await openCallApproval(db, open)).toBe(approvalId);
+    const found = { preflight: { rules: [] }, catalogVersionId: randomUUID(), toolHash: 't' };
+    expect(await recordPreflight(db, call.id, found)).toBe(approvalId);
+    expect(await recordPreflight(db, call.id, found)).toBeUndefined();
+    expect(await approvalOfCall(db, call.id)).toMatchObject({
+      id: approvalId,
+      state: 'pending',
+      toolHash: 't',
+    });
+  });
+});

@@ -1,0 +1,97 @@
+import type { CallOrigin } from './calls';
+import { SYSTEM_REBOOT_TOOL } from './platform-tools';
+
+/** A tool as a catalog row holds it: what the device declared. */
+export interface ToolFacts {
+  name: string;
+  description: string;
+  /** `annotations.audience` contains "user" (xiaozhi §3.2). */
+  userOnly: boolean;
+  annotations?: unknown;
+}
+
+/**
+ * An operator's marking of a tool on a device: `true` makes it sensitive, `false` lifts the default a warning in
+ * its description gave it (a device's own user-only declaration stays: the firmware said so).
+ */
+export type SensitiveMarking = boolean | undefined;
+
+export interface Sensitivity {
+  sensitive: boolean;
+  /** Why, in words the catalog shows; undefined for an open tool. */
+  reason: string | undefined;
+}
+
+// DESIGN §4: firmware writes some warnings only in prose ("**CAUTION** You must ask the user to confirm").
+const CONFIRMATION =
+  /\bCAUTION\b|ask the user (?:to |for )?confirm|user(?:'s)? confirmation|confirm with the user|需要用户确认|请用户确认|须用户确认|需用户确认/i;
+
+/** The description asks for the user's confirmation before the tool runs. */
+export function asksForConfirmation(description: string): boolean {
+  return CONFIRMATION.test(description);
+}
+
+function annotation(tool: ToolFacts, key: string): unknown {
+  const a = tool.annotations;
+  return typeof a === 'object' && a !== null ? (a as Record<string, unknown>)[key] : undefined;
+}
+
+/** `annotations.readOnlyHint` as the device declared it. */
+export function declaresReadOnly(tool: ToolFacts): boolean {
+  return annotation(tool, 'readOnlyHint') === true;
+}
+
+/** Whether a tool is kept from the LLM and agents and needs a person's approval, and why (DESIGN §4). */
+export function toolSensitivity(tool: ToolFacts, marking: SensitiveMarking): Sensitivity {
+  // The device declares audience "user"; a platform reboot is gated exactly like self.reboot (DESIGN §3).
+  if (tool.name === SYSTEM_REBOOT_TOOL || tool.userOnly) return { sensitive: true, reason: 'user-only tool' };
+  if (marking === true) return { sensitive: true, reason: 'an operator marked it sensitive' };
+  const byDefault = asksForConfirmation(tool.description)
+    ? "its description asks for the user's confirmation"
+    : annotation(tool, 'destructiveHint') === true
+      ? 'the device declares it destructive (destructiveHint)'
+      : undefined;
+  if (byDefault === undefined) return { sensitive: false, reason: undefined };
+  if (marking === false) return { sensitive: false, reason: `an operator lifted the default (${byDefault})` };
+  return { sensitive: true, reason: `sensitive by default: ${byDefault}` };
+}
+
+export type ToolAccess =
+  | { kind: 'allowed'; reason: string }
+  | { kind: 'needs_approval'; reason: string }
+  | { kind: 'refused'; reason: string };
+
+/**
+ * The one decision of who may call a tool (DESIGN §4, §8): a sensitive tool never reaches the LLM or an agent
+ * (refused even under a guessed name), waits for another person's approval when a person or a campaign asks,
+ * and the platform on its own runs only reads.
+ */
+export function toolAccess(
+  origin: CallOrigin,
+  tool: ToolFacts,
+  marking: SensitiveMarking,
+  readOnly: boolean,
+): ToolAccess {
+  const { sensitive, reason } = toolSensitivity(tool, marking);
+  if (!sensitive) {
+    if (origin === 'system' && !readOnly && !declaresReadOnly(tool))
+      return { kind: 'refused', reason: 'the platform runs only reads on its own' };
+    return { kind: 'allowed', reason: reason ?? 'an open tool' };
+  }
+  switch (origin) {
+    case 'operator':
+    case 'campaign':
+      return { kind: 'needs_approval', reason: reason! };
+    case 'llm':
+      return { kind: 'refused', reason: `${reason!}: the voice assistant may not call it` };
+    case 'agent':
+      return { kind: 'refused', reason: `${reason!}: an agent may not call it` };
+    case 'system':
+      return { kind: 'refused', reason: `${reason!}: the platform runs only reads on its own` };
+  }
+}
+
+/** What the LLM and outside agents may be shown (the same rule as their calls). */
+export function visibleToMachines(tool: ToolFacts, marking: SensitiveMarking): boolean {
+  return !toolSensitivity(tool, marking).sensitive;
+}

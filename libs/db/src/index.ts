@@ -2,3 +2,4 @@ export * from './client';
 export * from './migrations';
 export * as DbEnums from './generated/prisma/enums';
 export * from './operators';
+export * from './repositories';

@@ -11,3 +11,4 @@ export {
   type RowUpdate,
   type Transaction,
 } from './kysely';
+export { databaseOn } from './single-connection';

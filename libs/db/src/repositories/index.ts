@@ -1,1 +1,2 @@
 export * from './evidence';
+export * from './catalogs';

@@ -1,4 +1,4 @@
-import type { Pool } from '@fleet/db';
+import { createDatabase, sql, type Database, type Pool } from '@fleet/db';
 
 export interface Lease {
   name: string;
@@ -10,11 +10,15 @@ export interface Lease {
  * under a lease name the token they hold (see Fence), so a replica that lost its lease cannot write any more.
  */
 export class LeaseStore {
+  private readonly db: Database;
+
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly holder: string,
     private readonly ttlMs: number,
-  ) {}
+  ) {
+    this.db = createDatabase(pool);
+  }
 
   /**
    * Takes the lease when it is free or expired; renews it when this holder has it already. The row is first
@@ -22,57 +26,62 @@ export class LeaseStore {
    * SHARE, which a plain UPDATE would not wait for): a new owner starts only after the old one's last write.
    */
   async acquire(name: string): Promise<Lease | undefined> {
-    const { rows } = await this.pool.query<{ token: string }>(
-      `WITH fence AS (SELECT name FROM service_lease WHERE name = $1 FOR UPDATE)
-       INSERT INTO service_lease (name, holder, token, expires_at)
-       SELECT $1::text, $2::text, 1, now() + make_interval(secs => $3::double precision / 1000)
-         FROM (SELECT count(*) FROM fence) AS f
-       ON CONFLICT (name) DO UPDATE
-         SET holder = EXCLUDED.holder,
-             token = CASE WHEN service_lease.holder = EXCLUDED.holder THEN service_lease.token ELSE service_lease.token + 1 END,
-             expires_at = EXCLUDED.expires_at
-       WHERE service_lease.expires_at < now() OR service_lease.holder = EXCLUDED.holder
-       RETURNING token::text`,
-      [name, this.holder, this.ttlMs],
-    );
+    const { rows } = await sql<Pick<Lease, 'token'>>`
+      WITH fence AS (SELECT name FROM service_lease WHERE name = ${name} FOR UPDATE)
+      INSERT INTO service_lease (name, holder, token, expires_at)
+      SELECT ${name}::text, ${this.holder}::text, 1, now() + make_interval(secs => ${this.ttlMs}::double precision / 1000)
+        FROM (SELECT count(*) FROM fence) AS f
+      ON CONFLICT (name) DO UPDATE
+        SET holder = EXCLUDED.holder,
+            token = CASE WHEN service_lease.holder = EXCLUDED.holder THEN service_lease.token ELSE service_lease.token + 1 END,
+            expires_at = EXCLUDED.expires_at
+      WHERE service_lease.expires_at < now() OR service_lease.holder = EXCLUDED.holder
+      RETURNING token::text`.execute(this.db);
     return rows[0] ? { name, token: rows[0].token } : undefined;
   }
 
   /** Extends the leases this holder still has; returns the names it still holds. */
   async renew(leases: Lease[]): Promise<Set<string>> {
     if (leases.length === 0) return new Set();
-    const { rows } = await this.pool.query<{ name: string }>(
-      `UPDATE service_lease l SET expires_at = now() + make_interval(secs => $4::double precision / 1000)
-         FROM unnest($1::text[], $2::bigint[]) AS u(name, token)
-        WHERE l.name = u.name AND l.token = u.token AND l.holder = $3 AND l.expires_at > now()
-        RETURNING l.name`,
-      [leases.map((l) => l.name), leases.map((l) => l.token), this.holder, this.ttlMs],
-    );
+    // One statement for every lease (unnest), however many partitions this replica holds.
+    const { rows } = await sql<Pick<Lease, 'name'>>`
+      UPDATE service_lease l SET expires_at = now() + make_interval(secs => ${this.ttlMs}::double precision / 1000)
+        FROM unnest(${leases.map((l) => l.name)}::text[], ${leases.map((l) => l.token)}::bigint[]) AS u(name, token)
+       WHERE l.name = u.name AND l.token = u.token AND l.holder = ${this.holder} AND l.expires_at > now()
+       RETURNING l.name`.execute(this.db);
     return new Set(rows.map((r) => r.name));
   }
 
   async release(lease: Lease): Promise<void> {
-    await this.pool.query(
-      `UPDATE service_lease SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND holder = $2 AND token = $3`,
-      [lease.name, this.holder, lease.token],
-    );
+    await this.db
+      .updateTable('service_lease')
+      .set({ expires_at: sql<Date>`now() - interval '1 millisecond'` })
+      .where('name', '=', lease.name)
+      .where('holder', '=', this.holder)
+      .where('token', '=', lease.token)
+      .execute();
   }
 
   async heartbeat(kind: string): Promise<number> {
-    const { rows } = await this.pool.query<{ live: number }>(
-      `WITH beat AS (
-         INSERT INTO service_instance (id, kind, heartbeat_at) VALUES ($1, $2, now())
-         ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
-       )
-       SELECT count(*)::int + CASE WHEN bool_or(id = $1) THEN 0 ELSE 1 END AS live
-         FROM service_instance
-        WHERE kind = $2 AND heartbeat_at > now() - make_interval(secs => $3::double precision / 1000)`,
-      [this.holder, kind, this.ttlMs],
+    // The beat and the count in one statement: the count cannot see the beat (one snapshot), hence the + 1.
+    const { rows } = await sql<{ live: number }>`
+      WITH beat AS (
+        INSERT INTO service_instance (id, kind, heartbeat_at) VALUES (${this.holder}, ${kind}, now())
+        ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
+      )
+      SELECT count(*)::int + CASE WHEN bool_or(id = ${this.holder}) THEN 0 ELSE 1 END AS live
+        FROM service_instance
+       WHERE kind = ${kind} AND heartbeat_at > now() - make_interval(secs => ${this.ttlMs}::double precision / 1000)`.execute(
+      this.db,
     );
     return Math.max(1, rows[0]?.live ?? 1);
   }
 
   async leave(kind: string): Promise<void> {
-    await this.pool.query('DELETE FROM service_instance WHERE id = $1 AND kind = $2', [this.holder, kind]);
+    await this.db
+      .deleteFrom('service_instance')
+      .where('id', '=', this.holder)
+      .where('kind', '=', kind)
+      .execute();
   }
 }

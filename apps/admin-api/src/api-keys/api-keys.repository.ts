@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@fleet/auth';
-import { PrismaService } from '../infra/prisma.service';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { PG_POOL } from '../infra/tokens';
 
 export interface ApiKeyRecord {
   id: string;
@@ -13,27 +15,30 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-const COLUMNS = {
-  id: true,
-  operatorId: true,
-  name: true,
-  prefix: true,
-  role: true,
-  createdAt: true,
-  lastUsedAt: true,
-  revokedAt: true,
-} as const;
+/** Everything but the secret's hash, which never leaves the credentials lookup. */
+const COLUMNS = [
+  'id',
+  'operator_id as operatorId',
+  'name',
+  'prefix',
+  'role',
+  'created_at as createdAt',
+  'last_used_at as lastUsedAt',
+  'revoked_at as revokedAt',
+] as const;
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   list(operatorId?: string): Promise<ApiKeyRecord[]> {
-    return this.prisma.client.apiKey.findMany({
-      where: operatorId ? { operatorId } : {},
-      select: COLUMNS,
-      orderBy: { createdAt: 'asc' },
-    });
+    let query = this.db.selectFrom('api_key').select(COLUMNS).orderBy('created_at');
+    if (operatorId) query = query.where('operator_id', '=', operatorId);
+    return query.execute();
   }
 
   create(k: {
@@ -43,15 +48,30 @@ export class ApiKeysRepository {
     prefix: string;
     secretHash: string;
   }): Promise<ApiKeyRecord> {
-    return this.prisma.client.apiKey.create({ data: k, select: COLUMNS });
+    return this.db
+      .insertInto('api_key')
+      .values({
+        id: randomUUID(),
+        operator_id: k.operatorId,
+        name: k.name,
+        role: k.role,
+        prefix: k.prefix,
+        secret_hash: k.secretHash,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
   }
 
   /** Revoking twice keeps the first revocation's time. */
   async revoke(id: string): Promise<ApiKeyRecord | null> {
-    await this.prisma.client.apiKey.updateMany({
-      where: { id, revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
-    return this.prisma.client.apiKey.findUnique({ where: { id }, select: COLUMNS });
+    await this.db
+      .updateTable('api_key')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return (
+      (await this.db.selectFrom('api_key').select(COLUMNS).where('id', '=', id).executeTakeFirst()) ?? null
+    );
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import type { Prisma } from '@fleet/db';
-import { PrismaService } from '../infra/prisma.service';
+import { Inject, Injectable } from '@nestjs/common';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { PG_POOL } from '../infra/tokens';
 
 export interface AuditRow {
   operatorId: string | null;
@@ -8,18 +8,33 @@ export interface AuditRow {
   action: string;
   targetType: string;
   targetId: string | null;
-  details: Prisma.InputJsonValue | null;
+  details: Record<string, unknown> | null;
   ip: string | null;
   userAgent: string | null;
 }
 
 @Injectable()
 export class AuditRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async insert(row: AuditRow): Promise<void> {
-    await this.prisma.client.auditEvent.create({
-      data: { ...row, details: row.details ?? undefined },
-    });
+    await this.db
+      .insertInto('audit_event')
+      .values({
+        operator_id: row.operatorId,
+        api_key_id: row.apiKeyId,
+        action: row.action,
+        target_type: row.targetType,
+        target_id: row.targetId,
+        // jsonb as text: pg would send a JS array as a Postgres array
+        details: row.details === null ? null : JSON.stringify(row.details),
+        ip: row.ip,
+        user_agent: row.userAgent,
+      })
+      .execute();
   }
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Prisma } from '@fleet/db';
 import type { Logger } from '@fleet/telemetry';
 import type { Actor, RequestOrigin } from '../http/actor';
 import { LOGGER } from '../infra/tokens';
@@ -34,7 +33,7 @@ export class AuditService {
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId,
-        details: (entry.details ?? null) as Prisma.InputJsonValue | null,
+        details: entry.details ?? null,
         ip: origin.ip ?? null,
         userAgent: origin.userAgent ?? null,
       });

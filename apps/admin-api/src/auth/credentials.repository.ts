@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@fleet/auth';
-import { PrismaService } from '../infra/prisma.service';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { PG_POOL } from '../infra/tokens';
 
 export interface KeyOwner {
   keyId: string;
@@ -15,40 +17,68 @@ export interface SessionOwner {
   operator: { id: string; email: string; name: string; role: Role; disabled: boolean };
 }
 
-/** Looks up API keys and sessions by what a request presents (a key prefix, a token hash). */
+const OWNER = [
+  'operator.id as operatorId',
+  'operator.email',
+  'operator.name',
+  'operator.role',
+  'operator.disabled_at',
+] as const;
+
+/** Looks up API keys and sessions by what a request presents (a key prefix, a token hash): one query each. */
 @Injectable()
 export class CredentialsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async keyByPrefix(prefix: string): Promise<KeyOwner | undefined> {
-    const key = await this.prisma.client.apiKey.findUnique({
-      where: { prefix },
-      include: { operator: true },
-    });
+    const key = await this.db
+      .selectFrom('api_key')
+      .innerJoin('operator', 'operator.id', 'api_key.operator_id')
+      .select([
+        'api_key.id',
+        'api_key.secret_hash',
+        'api_key.role as keyRole',
+        'api_key.revoked_at',
+        ...OWNER,
+      ])
+      .where('api_key.prefix', '=', prefix)
+      .executeTakeFirst();
     if (!key) return undefined;
     return {
       keyId: key.id,
-      secretHash: key.secretHash,
-      keyRole: key.role,
-      revoked: key.revokedAt !== null,
-      operator: ownerOf(key.operator),
+      secretHash: key.secret_hash,
+      keyRole: key.keyRole,
+      revoked: key.revoked_at !== null,
+      operator: ownerOf(key),
     };
   }
 
   /** Last use is recorded at most once a minute per key: a busy client must not cost a write per request. */
   async touchKey(keyId: string): Promise<void> {
-    await this.prisma.client.apiKey.updateMany({
-      where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(Date.now() - 60_000) } }] },
-      data: { lastUsedAt: new Date() },
-    });
+    await this.db
+      .updateTable('api_key')
+      .set({ last_used_at: new Date() })
+      .where('id', '=', keyId)
+      .where((eb) =>
+        eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(Date.now() - 60_000))]),
+      )
+      .execute();
   }
 
   async liveSession(tokenHash: string): Promise<SessionOwner | undefined> {
-    const session = await this.prisma.client.session.findFirst({
-      where: { tokenHash, revokedAt: null, expiresAt: { gt: new Date() } },
-      include: { operator: true },
-    });
-    return session ? { sessionId: session.id, operator: ownerOf(session.operator) } : undefined;
+    const session = await this.db
+      .selectFrom('session')
+      .innerJoin('operator', 'operator.id', 'session.operator_id')
+      .select(['session.id', ...OWNER])
+      .where('session.token_hash', '=', tokenHash)
+      .where('session.revoked_at', 'is', null)
+      .where('session.expires_at', '>', new Date())
+      .executeTakeFirst();
+    return session ? { sessionId: session.id, operator: ownerOf(session) } : undefined;
   }
 
   async createSession(s: {
@@ -58,26 +88,37 @@ export class CredentialsRepository {
     ip?: string;
     userAgent?: string;
   }): Promise<string> {
-    const session = await this.prisma.client.session.create({
-      data: {
-        operatorId: s.operatorId,
-        tokenHash: s.tokenHash,
-        expiresAt: s.expiresAt,
+    const { id } = await this.db
+      .insertInto('session')
+      .values({
+        id: randomUUID(),
+        operator_id: s.operatorId,
+        token_hash: s.tokenHash,
+        expires_at: s.expiresAt,
         ip: s.ip ?? null,
-        userAgent: s.userAgent ?? null,
-      },
-    });
-    return session.id;
+        user_agent: s.userAgent ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
   }
 
   async revokeSession(sessionId: string): Promise<void> {
-    await this.prisma.client.session.updateMany({
-      where: { id: sessionId, revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
+    await this.db
+      .updateTable('session')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
   }
 }
 
-function ownerOf(o: { id: string; email: string; name: string; role: Role; disabledAt: Date | null }) {
-  return { id: o.id, email: o.email, name: o.name, role: o.role, disabled: o.disabledAt !== null };
+function ownerOf(o: {
+  operatorId: string;
+  email: string;
+  name: string;
+  role: Role;
+  disabled_at: Date | null;
+}) {
+  return { id: o.operatorId, email: o.email, name: o.name, role: o.role, disabled: o.disabled_at !== null };
 }

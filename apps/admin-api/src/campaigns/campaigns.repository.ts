@@ -1,7 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
-import type { CampaignSpec, CampaignState } from '@fleet/domain';
-import { SqlParams } from '../http/sql';
+import { createDatabase, databaseOn, jsonParam, sql, type Database, type Pool } from '@fleet/db';
+import {
+  campaignActionSchema,
+  campaignSelectorSchema,
+  type CampaignSpec,
+  type CampaignState,
+} from '@fleet/domain';
 import { PG_POOL } from '../infra/tokens';
 import type { Tx } from '../infra/transactions';
 
@@ -25,65 +30,108 @@ export interface CampaignRow {
   updatedAt: Date;
 }
 
-const COLUMNS = `id, name, created_by AS "createdBy", state, selector, action, rollout, abort_rule AS "abortRule", windows,
-  device_timeout_s AS "deviceTimeoutS", retries, skip_in_session AS "skipInSession", state_reason AS "stateReason",
-  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt", updated_at AS "updatedAt"`;
+const COLUMNS = [
+  'id',
+  'name',
+  'created_by as createdBy',
+  'state',
+  'selector',
+  'action',
+  'rollout',
+  'abort_rule as abortRule',
+  'windows',
+  'device_timeout_s as deviceTimeoutS',
+  'retries',
+  'skip_in_session as skipInSession',
+  'state_reason as stateReason',
+  'created_at as createdAt',
+  'started_at as startedAt',
+  'finished_at as finishedAt',
+  'updated_at as updatedAt',
+] as const;
+
+/** The selector and action as the API validated them when the campaign was created, parsed again on the way out. */
+function campaignOf<R extends { selector: unknown; action: unknown }>(
+  row: R,
+): Omit<R, 'selector' | 'action'> & {
+  selector: CampaignSpec['selector'];
+  action: CampaignSpec['action'];
+} {
+  return {
+    ...row,
+    selector: campaignSelectorSchema.parse(row.selector),
+    action: campaignActionSchema.parse(row.action),
+  };
+}
 
 /** Campaign rows. Every state change is one UPDATE guarded by the states it may leave. */
 @Injectable()
 export class CampaignsRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   /** A retry with the same idempotency key finds the first campaign instead of creating another. */
   async create(spec: CampaignSpec, createdBy: string, idempotencyKey?: string): Promise<CampaignRow> {
-    const { rows } = await this.pool.query<CampaignRow>(
-      `INSERT INTO campaign (id, name, created_by, selector, action, rollout, abort_rule, windows, device_timeout_s,
-                             retries, skip_in_session, idempotency_key, updated_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
-       ON CONFLICT (idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-       RETURNING ${COLUMNS}`,
-      [
-        spec.name,
-        createdBy,
-        JSON.stringify(spec.selector),
-        JSON.stringify(spec.action),
-        JSON.stringify(spec.rollout),
-        JSON.stringify(spec.abortRule),
-        spec.windows ? JSON.stringify(spec.windows) : null,
-        spec.deviceTimeoutS,
-        spec.retries,
-        spec.skipInSession,
-        idempotencyKey ?? null,
-      ],
-    );
-    return rows[0]!;
+    const row = await this.db
+      .insertInto('campaign')
+      .values({
+        id: randomUUID(),
+        name: spec.name,
+        created_by: createdBy,
+        selector: jsonParam(spec.selector),
+        action: jsonParam(spec.action),
+        rollout: jsonParam(spec.rollout),
+        abort_rule: jsonParam(spec.abortRule),
+        windows: spec.windows ? jsonParam(spec.windows) : null,
+        device_timeout_s: spec.deviceTimeoutS,
+        retries: spec.retries,
+        skip_in_session: spec.skipInSession,
+        idempotency_key: idempotencyKey ?? null,
+        updated_at: new Date(),
+      })
+      .onConflict((c) =>
+        c
+          .column('idempotency_key')
+          .doUpdateSet((eb) => ({ idempotency_key: eb.ref('excluded.idempotency_key') })),
+      )
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return campaignOf(row);
   }
 
   /** Read alone, or inside a transaction and locked until it ends (`lock`). */
   async get(id: string, tx?: Tx, lock = false): Promise<CampaignRow | undefined> {
-    const { rows } = await (tx ?? this.pool).query<CampaignRow>(
-      `SELECT ${COLUMNS} FROM campaign WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`,
-      [id],
-    );
-    return rows[0];
+    let query = (tx ? databaseOn(tx) : this.db).selectFrom('campaign').select(COLUMNS).where('id', '=', id);
+    if (lock) query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row && campaignOf(row);
   }
 
   async list(
-    state: string | undefined,
+    state: CampaignState | undefined,
     limit: number,
     before?: { createdAt: string; id: string },
   ): Promise<CampaignRow[]> {
-    const p = new SqlParams();
-    const where: string[] = [];
-    if (state) where.push(`state = ${p.add(state)}::"CampaignState"`);
-    if (before)
-      where.push(`(created_at, id) < (${p.add(before.createdAt)}::timestamptz, ${p.add(before.id)}::uuid)`);
-    const { rows } = await this.pool.query<CampaignRow>(
-      `SELECT ${COLUMNS} FROM campaign ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY created_at DESC, id DESC LIMIT ${p.add(limit + 1)}`,
-      p.values,
-    );
-    return rows;
+    let query = this.db.selectFrom('campaign').select(COLUMNS);
+    if (state) query = query.where('state', '=', state);
+    if (before) {
+      query = query.where((eb) =>
+        eb(
+          eb.refTuple('created_at', 'id'),
+          '<',
+          eb.tuple(sql<Date>`${before.createdAt}::timestamptz`, sql<string>`${before.id}::uuid`),
+        ),
+      );
+    }
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return rows.map(campaignOf);
   }
 
   async move(
@@ -93,21 +141,28 @@ export class CampaignsRepository {
     to: CampaignState,
     opts: { reason?: string | null; started?: boolean; finished?: boolean } = {},
   ): Promise<CampaignRow | undefined> {
-    const { rows } = await tx.query<CampaignRow>(
-      `UPDATE campaign SET state = $3::"CampaignState", state_reason = $4, updated_at = now()
-              ${opts.started ? ', started_at = coalesce(started_at, now())' : ''}
-              ${opts.finished ? ', finished_at = now()' : ''}
-        WHERE id = $1 AND state = ANY ($2::"CampaignState"[]) RETURNING ${COLUMNS}`,
-      [id, from, to, opts.reason ?? null],
-    );
-    return rows[0];
+    if (from.length === 0) return undefined;
+    const row = await databaseOn(tx)
+      .updateTable('campaign')
+      .set((eb) => ({
+        state: to,
+        state_reason: opts.reason ?? null,
+        updated_at: new Date(),
+        ...(opts.started ? { started_at: eb.fn.coalesce('started_at', sql<Date>`now()`) } : {}),
+        ...(opts.finished ? { finished_at: sql<Date>`now()` } : {}),
+      }))
+      .where('id', '=', id)
+      .where('state', 'in', from)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row && campaignOf(row);
   }
 
-  async firmware(id: string): Promise<{ id: string; version: string; boards: string[] } | undefined> {
-    const { rows } = await this.pool.query<{ id: string; version: string; boards: string[] }>(
-      'SELECT id, version, boards FROM firmware WHERE id = $1',
-      [id],
-    );
-    return rows[0];
+  firmware(id: string): Promise<{ id: string; version: string; boards: string[] } | undefined> {
+    return this.db
+      .selectFrom('firmware')
+      .select(['id', 'version', 'boards'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CampaignSpec } from '@fleet/domain';
+import type { CampaignSpec, CampaignState } from '@fleet/domain';
 import type { Actor } from '../http/actor';
 import { notFound, unprocessable } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
@@ -51,7 +51,7 @@ export class CampaignsService {
   }
 
   async list(
-    state: string | undefined,
+    state: CampaignState | undefined,
     limit: number,
     cursor?: (string | number)[],
   ): Promise<Page<CampaignRow>> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, DeviceCatalogRepository, sql, type Database, type Pool } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
 export interface CatalogVersionRow {
@@ -44,77 +44,114 @@ export interface OrderingRuleRow {
   evidence: string | null;
 }
 
-const VERSION_COLUMNS = `v.id AS "versionId", v.version, v.catalog_id AS "catalogId", c.hash, c.tool_count AS "toolCount",
-  v.server_name AS "serverName", v.server_version AS "serverVersion", v.protocol_version AS "protocolVersion",
-  v.diff, v.discovered_at AS "discoveredAt", v.last_confirmed_at AS "lastConfirmedAt",
-  v.id IS NOT DISTINCT FROM d.catalog_version_id AS current`;
+const MARKING = [
+  'tool_name as toolName',
+  'sensitive',
+  'marked_by as markedBy',
+  'marked_at as markedAt',
+] as const;
 
 /** Catalogs as discovery recorded them, operators' markings and the ordering rules. Read-only but markings. */
 @Injectable()
 export class DeviceToolsRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+  private readonly catalogs: DeviceCatalogRepository;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+    this.catalogs = new DeviceCatalogRepository(this.db);
+  }
 
   async currentVersion(deviceId: string): Promise<CatalogVersionRow | undefined> {
-    const { rows } = await this.pool.query<CatalogVersionRow>(
-      `SELECT ${VERSION_COLUMNS} FROM device d
-         JOIN device_catalog_version v ON v.id = d.catalog_version_id JOIN tool_catalog c ON c.id = v.catalog_id
-        WHERE d.id = $1`,
-      [deviceId],
-    );
-    return rows[0];
+    const version = await this.catalogs.currentVersion(deviceId);
+    return version && { ...version, current: true };
   }
 
-  async versions(deviceId: string): Promise<CatalogVersionRow[]> {
-    const { rows } = await this.pool.query<CatalogVersionRow>(
-      `SELECT ${VERSION_COLUMNS} FROM device_catalog_version v
-         JOIN tool_catalog c ON c.id = v.catalog_id JOIN device d ON d.id = v.device_id
-        WHERE v.device_id = $1 ORDER BY v.version DESC`,
-      [deviceId],
-    );
-    return rows;
+  versions(deviceId: string): Promise<CatalogVersionRow[]> {
+    return this.db
+      .selectFrom('device_catalog_version as v')
+      .innerJoin('tool_catalog as c', 'c.id', 'v.catalog_id')
+      .innerJoin('device as d', 'd.id', 'v.device_id')
+      .select([
+        'v.id as versionId',
+        'v.version',
+        'v.catalog_id as catalogId',
+        'c.hash',
+        'c.tool_count as toolCount',
+        'v.server_name as serverName',
+        'v.server_version as serverVersion',
+        'v.protocol_version as protocolVersion',
+        'v.diff',
+        'v.discovered_at as discoveredAt',
+        'v.last_confirmed_at as lastConfirmedAt',
+        sql<boolean>`v.id IS NOT DISTINCT FROM d.catalog_version_id`.as('current'),
+      ])
+      .where('v.device_id', '=', deviceId)
+      .orderBy('v.version', 'desc')
+      .execute();
   }
 
-  async tools(catalogId: string): Promise<ToolRow[]> {
-    const { rows } = await this.pool.query<ToolRow>(
-      `SELECT position, name, description, input_schema AS "inputSchema", annotations, user_only AS "userOnly"
-         FROM tool WHERE catalog_id = $1 ORDER BY position`,
-      [catalogId],
-    );
-    return rows;
+  tools(catalogId: string): Promise<ToolRow[]> {
+    return this.db
+      .selectFrom('tool')
+      .select([
+        'position',
+        'name',
+        'description',
+        'input_schema as inputSchema',
+        'annotations',
+        'user_only as userOnly',
+      ])
+      .where('catalog_id', '=', catalogId)
+      .orderBy('position')
+      .execute();
   }
 
-  async markings(deviceId: string): Promise<MarkingRow[]> {
-    const { rows } = await this.pool.query<MarkingRow>(
-      `SELECT tool_name AS "toolName", sensitive, marked_by AS "markedBy", marked_at AS "markedAt"
-         FROM tool_marking WHERE device_id = $1 ORDER BY tool_name`,
-      [deviceId],
-    );
-    return rows;
+  markings(deviceId: string): Promise<MarkingRow[]> {
+    return this.db
+      .selectFrom('tool_marking')
+      .select(MARKING)
+      .where('device_id', '=', deviceId)
+      .orderBy('tool_name')
+      .execute();
   }
 
   /** Rules from configuration apply to every device; derived ones only to the catalog they were read from. */
-  async orderingRules(catalogId: string | undefined): Promise<OrderingRuleRow[]> {
-    const { rows } = await this.pool.query<OrderingRuleRow>(
-      `SELECT id, source, catalog_id AS "catalogId", tool, requires, max_age_ms AS "maxAgeMs", action, evidence
-         FROM ordering_rule WHERE catalog_id IS NULL OR catalog_id = $1 ORDER BY tool, requires`,
-      [catalogId ?? null],
-    );
-    return rows;
+  orderingRules(catalogId: string | undefined): Promise<OrderingRuleRow[]> {
+    return this.db
+      .selectFrom('ordering_rule')
+      .select([
+        'id',
+        'source',
+        'catalog_id as catalogId',
+        'tool',
+        'requires',
+        'max_age_ms as maxAgeMs',
+        'action',
+        'evidence',
+      ])
+      .where((eb) =>
+        catalogId === undefined
+          ? eb('catalog_id', 'is', null)
+          : eb.or([eb('catalog_id', 'is', null), eb('catalog_id', '=', catalogId)]),
+      )
+      .orderBy('tool')
+      .orderBy('requires')
+      .execute();
   }
 
-  async mark(
-    deviceId: string,
-    toolName: string,
-    sensitive: boolean,
-    operatorId: string,
-  ): Promise<MarkingRow> {
-    const { rows } = await this.pool.query<MarkingRow>(
-      `INSERT INTO tool_marking (device_id, tool_name, sensitive, marked_by) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (device_id, tool_name)
-       DO UPDATE SET sensitive = EXCLUDED.sensitive, marked_by = EXCLUDED.marked_by, marked_at = now()
-       RETURNING tool_name AS "toolName", sensitive, marked_by AS "markedBy", marked_at AS "markedAt"`,
-      [deviceId, toolName, sensitive, operatorId],
-    );
-    return rows[0]!;
+  mark(deviceId: string, toolName: string, sensitive: boolean, operatorId: string): Promise<MarkingRow> {
+    return this.db
+      .insertInto('tool_marking')
+      .values({ device_id: deviceId, tool_name: toolName, sensitive, marked_by: operatorId })
+      .onConflict((c) =>
+        c.columns(['device_id', 'tool_name']).doUpdateSet((eb) => ({
+          sensitive: eb.ref('excluded.sensitive'),
+          marked_by: eb.ref('excluded.marked_by'),
+          marked_at: sql<Date>`now()`,
+        })),
+      )
+      .returning(MARKING)
+      .executeTakeFirstOrThrow();
   }
 }

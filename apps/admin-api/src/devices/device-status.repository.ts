@@ -1,38 +1,43 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
-export type DeviceStatus = 'active' | 'awaiting_activation' | 'revoked' | 'decommissioned';
+export type DeviceStatus = Row<'device'>['status'];
 
 /** Status changes, each one atomic statement that only moves a device from the states it may leave. */
 @Injectable()
 export class DeviceStatusRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async statusOf(id: string): Promise<DeviceStatus | undefined> {
-    const { rows } = await this.pool.query<{ status: DeviceStatus }>(
-      'SELECT status FROM device WHERE id = $1',
-      [id],
-    );
-    return rows[0]?.status;
+    const row = await this.db.selectFrom('device').select('status').where('id', '=', id).executeTakeFirst();
+    return row?.status;
   }
 
   /** The activation code is single-use: binding clears it with the challenge. */
   async bind(id: string, code: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE device SET status = 'active', activation_code = NULL, activation_challenge = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'awaiting_activation' AND activation_code = $2`,
-      [id, code],
-    );
-    return rowCount === 1;
+    const { numUpdatedRows } = await this.db
+      .updateTable('device')
+      .set({ status: 'active', activation_code: null, activation_challenge: null, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'awaiting_activation')
+      .where('activation_code', '=', code)
+      .executeTakeFirst();
+    return numUpdatedRows === 1n;
   }
 
   async move(id: string, from: DeviceStatus[], to: DeviceStatus): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE device SET status = $3::"DeviceStatus", updated_at = now()
-        WHERE id = $1 AND status = ANY ($2::"DeviceStatus"[])`,
-      [id, from, to],
-    );
-    return rowCount === 1;
+    if (from.length === 0) return false;
+    const { numUpdatedRows } = await this.db
+      .updateTable('device')
+      .set({ status: to, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return numUpdatedRows === 1n;
   }
 }

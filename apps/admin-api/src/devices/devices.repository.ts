@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
-import { SqlParams } from '../http/sql';
+import { createDatabase, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 import type { DeviceListQuery } from './devices.schemas';
 
 export interface DeviceRow {
   id: string;
-  status: 'active' | 'awaiting_activation' | 'revoked' | 'decommissioned';
-  dialect: 'xiaozhi' | 'listenai';
+  status: Row<'device'>['status'];
+  dialect: Row<'device'>['dialect'];
   board: string | null;
   boardName: string | null;
   firmwareVersion: string | null;
@@ -16,9 +15,6 @@ export interface DeviceRow {
   lastSeenAt: Date | null;
 }
 
-const SUMMARY = `d.id, d.status, d.dialect, d.board, d.board_name AS "boardName", d.firmware_version AS "firmwareVersion",
-  d.chip_model AS "chipModel", d.online, d.last_seen_at AS "lastSeenAt"`;
-
 /**
  * The fleet list: keyset pagination on the primary key, so page 200 costs what page 1 costs. Each filter
  * has an index that leads with it and ends with `id` ((online,id), (dialect,id), (board,id), (firmware_version,id),
@@ -26,39 +22,67 @@ const SUMMARY = `d.id, d.status, d.dialect, d.board, d.board_name AS "boardName"
  */
 @Injectable()
 export class DevicesRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
 
-  async list(q: DeviceListQuery, afterId: string | undefined): Promise<DeviceRow[]> {
-    const p = new SqlParams();
-    const joins: string[] = [];
-    const where: string[] = [];
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  list(q: DeviceListQuery, afterId: string | undefined): Promise<DeviceRow[]> {
+    let query = this.db
+      .selectFrom('device as d')
+      .select([
+        'd.id',
+        'd.status',
+        'd.dialect',
+        'd.board',
+        'd.board_name as boardName',
+        'd.firmware_version as firmwareVersion',
+        'd.chip_model as chipModel',
+        'd.online',
+        'd.last_seen_at as lastSeenAt',
+      ]);
     if (q.group !== undefined) {
-      joins.push(
-        `JOIN device_group_member gm ON gm.device_id = d.id
-              AND gm.group_id = (SELECT id FROM device_group WHERE name = ${p.add(q.group)})`,
+      const group = q.group;
+      query = query.innerJoin('device_group_member as gm', (j) =>
+        j
+          .onRef('gm.device_id', '=', 'd.id')
+          .on('gm.group_id', '=', (eb) =>
+            eb.selectFrom('device_group').select('id').where('name', '=', group),
+          ),
       );
     }
-    if (q.tag !== undefined)
-      joins.push(`JOIN device_tag t ON t.device_id = d.id AND t.tag = ${p.add(q.tag)}`);
-    if (q.online !== undefined) where.push(`d.online = ${p.add(q.online)}`);
-    if (q.board !== undefined) where.push(`d.board = ${p.add(q.board)}`);
-    if (q.firmware !== undefined) where.push(`d.firmware_version = ${p.add(q.firmware)}`);
-    if (q.status !== undefined) where.push(`d.status = ${p.add(q.status)}::"DeviceStatus"`);
-    if (q.dialect !== undefined) where.push(`d.dialect = ${p.add(q.dialect)}::"Dialect"`);
+    if (q.tag !== undefined) {
+      const tag = q.tag;
+      query = query.innerJoin('device_tag as t', (j) =>
+        j.onRef('t.device_id', '=', 'd.id').on('t.tag', '=', tag),
+      );
+    }
+    if (q.online !== undefined) query = query.where('d.online', '=', q.online);
+    if (q.board !== undefined) query = query.where('d.board', '=', q.board);
+    if (q.firmware !== undefined) query = query.where('d.firmware_version', '=', q.firmware);
+    if (q.status !== undefined) query = query.where('d.status', '=', q.status);
+    if (q.dialect !== undefined) query = query.where('d.dialect', '=', q.dialect);
     if (q.q !== undefined) {
       const like = q.q.replace(/[\\%_]/g, (c) => `\\${c}`);
-      const prefix = p.add(`${like.toLowerCase()}%`);
-      const infix = p.add(`%${like}%`);
-      where.push(`(d.id LIKE ${prefix} OR d.serial_number ILIKE ${infix} OR d.board_name ILIKE ${infix})`);
+      query = query.where((eb) =>
+        eb.or([
+          eb('d.id', 'like', `${like.toLowerCase()}%`),
+          eb('d.serial_number', 'ilike', `%${like}%`),
+          eb('d.board_name', 'ilike', `%${like}%`),
+        ]),
+      );
     }
-    if (afterId !== undefined) where.push(`d.id > ${p.add(afterId)}`);
-    const sql = `SELECT ${SUMMARY} FROM device d ${joins.join(' ')}
-      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY d.id LIMIT ${p.add(q.limit + 1)}`;
-    return (await this.pool.query<DeviceRow>(sql, p.values)).rows;
+    if (afterId !== undefined) query = query.where('d.id', '>', afterId);
+    return query
+      .orderBy('d.id')
+      .limit(q.limit + 1)
+      .execute();
   }
 
   async exists(id: string): Promise<boolean> {
-    return (await this.pool.query('SELECT 1 FROM device WHERE id = $1', [id])).rowCount === 1;
+    return (
+      (await this.db.selectFrom('device').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+    );
   }
 }

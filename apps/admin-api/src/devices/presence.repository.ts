@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
-import { SqlParams } from '../http/sql';
+import { createDatabase, sql, type Database, type Pool } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
 export interface ConnectionRow {
@@ -19,24 +18,44 @@ export interface ConnectionRow {
 /** A device's connections, newest first: its presence history (index (device_id, opened_at)). */
 @Injectable()
 export class PresenceRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
 
-  async history(
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  history(
     deviceId: string,
     limit: number,
     before?: { openedAt: string; id: string },
   ): Promise<ConnectionRow[]> {
-    const p = new SqlParams();
-    const where = [`device_id = ${p.add(deviceId)}`];
-    if (before) where.push(`(opened_at, id) < (${p.add(before.openedAt)}::timestamptz, ${p.add(before.id)})`);
-    const { rows } = await this.pool.query<ConnectionRow>(
-      `SELECT id AS "connectionId", broker_id AS "brokerId", left(client_id, 8) AS "clientIdFingerprint", remote_address AS "remoteAddress",
-              keepalive, opened_at AS "openedAt", online_at AS "onlineAt", closed_at AS "closedAt",
-              close_reason AS "closeReason"
-         FROM connection WHERE ${where.join(' AND ')}
-        ORDER BY opened_at DESC, id DESC LIMIT ${p.add(limit + 1)}`,
-      p.values,
-    );
-    return rows;
+    let query = this.db
+      .selectFrom('connection')
+      .select([
+        'id as connectionId',
+        'broker_id as brokerId',
+        sql<string>`left(client_id, 8)`.as('clientIdFingerprint'),
+        'remote_address as remoteAddress',
+        'keepalive',
+        'opened_at as openedAt',
+        'online_at as onlineAt',
+        'closed_at as closedAt',
+        'close_reason as closeReason',
+      ])
+      .where('device_id', '=', deviceId);
+    if (before) {
+      query = query.where((eb) =>
+        eb(
+          eb.refTuple('opened_at', 'id'),
+          '<',
+          eb.tuple(sql<Date>`${before.openedAt}::timestamptz`, before.id),
+        ),
+      );
+    }
+    return query
+      .orderBy('opened_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
   }
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import type { Prisma } from '@fleet/db';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
 import { ApiError } from '../http/api-error';
-import { PrismaService } from '../infra/prisma.service';
+import { PG_POOL } from '../infra/tokens';
 
 export interface GroupRecord {
   id: string;
@@ -13,76 +14,128 @@ export interface GroupRecord {
   memberCount: number;
 }
 
+type GroupChange = { name?: string; timeZone?: string; limits?: Record<string, unknown> };
+
 @Injectable()
 export class GroupsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
 
-  async list(): Promise<GroupRecord[]> {
-    const groups = await this.prisma.client.deviceGroup.findMany({
-      orderBy: { name: 'asc' },
-      include: { _count: { select: { members: true } } },
-    });
-    return groups.map(({ _count, ...g }) => ({ ...g, memberCount: _count.members }));
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
   }
 
-  async get(id: string): Promise<GroupRecord | undefined> {
-    const g = await this.prisma.client.deviceGroup.findUnique({
-      where: { id },
-      include: { _count: { select: { members: true } } },
-    });
-    if (!g) return undefined;
-    const { _count, ...rest } = g;
-    return { ...rest, memberCount: _count.members };
+  list(): Promise<GroupRecord[]> {
+    return this.withCounts().orderBy('g.name').execute();
   }
 
-  async create(g: { name: string; timeZone: string; limits: Prisma.InputJsonValue }): Promise<GroupRecord> {
-    return uniqueName(g.name, async () => ({
-      ...(await this.prisma.client.deviceGroup.create({ data: g })),
-      memberCount: 0,
-    }));
+  get(id: string): Promise<GroupRecord | undefined> {
+    return this.withCounts().where('g.id', '=', id).executeTakeFirst();
   }
 
-  async update(
-    id: string,
-    change: { name?: string; timeZone?: string; limits?: Prisma.InputJsonValue },
-  ): Promise<GroupRecord | undefined> {
+  async create(g: { name: string; timeZone: string; limits: Record<string, unknown> }): Promise<GroupRecord> {
+    const id = randomUUID();
+    await uniqueName(g.name, () =>
+      this.db
+        .insertInto('device_group')
+        .values({
+          id,
+          name: g.name,
+          time_zone: g.timeZone,
+          limits: JSON.stringify(g.limits),
+          updated_at: new Date(),
+        })
+        .execute(),
+    );
+    return (await this.get(id))!;
+  }
+
+  async update(id: string, change: GroupChange): Promise<GroupRecord | undefined> {
     if (!(await this.get(id))) return undefined;
     await uniqueName(change.name ?? '', () =>
-      this.prisma.client.deviceGroup.update({ where: { id }, data: change }),
+      this.db
+        .updateTable('device_group')
+        .set({
+          ...(change.name !== undefined ? { name: change.name } : {}),
+          ...(change.timeZone !== undefined ? { time_zone: change.timeZone } : {}),
+          ...(change.limits !== undefined ? { limits: JSON.stringify(change.limits) } : {}),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .execute(),
     );
     return this.get(id);
   }
 
   /** A group goes with its memberships (devices stay). */
-  async delete(id: string): Promise<boolean> {
-    return this.prisma.client.$transaction(async (tx) => {
-      await tx.deviceGroupMember.deleteMany({ where: { groupId: id } });
-      return (await tx.deviceGroup.deleteMany({ where: { id } })).count === 1;
+  delete(id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('device_group_member').where('group_id', '=', id).execute();
+      const { numDeletedRows } = await tx
+        .deleteFrom('device_group')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return numDeletedRows === 1n;
     });
   }
 
   /** Unknown devices are named and nothing is changed. */
-  async changeMembers(groupId: string, add: string[], remove: string[]): Promise<{ unknown: string[] }> {
-    return this.prisma.client.$transaction(async (tx) => {
-      const known = await tx.device.findMany({ where: { id: { in: add } }, select: { id: true } });
-      const unknown = add.filter((id) => !known.some((d) => d.id === id));
+  changeMembers(groupId: string, add: string[], remove: string[]): Promise<{ unknown: string[] }> {
+    return this.db.transaction().execute(async (tx) => {
+      const known =
+        add.length === 0 ? [] : await tx.selectFrom('device').select('id').where('id', 'in', add).execute();
+      const knownIds = new Set(known.map((d) => d.id));
+      const unknown = add.filter((id) => !knownIds.has(id));
       if (unknown.length > 0) return { unknown };
-      await tx.deviceGroupMember.createMany({
-        data: add.map((deviceId) => ({ deviceId, groupId })),
-        skipDuplicates: true,
-      });
-      await tx.deviceGroupMember.deleteMany({ where: { groupId, deviceId: { in: remove } } });
+      if (add.length > 0) {
+        await tx
+          .insertInto('device_group_member')
+          .values(add.map((deviceId) => ({ device_id: deviceId, group_id: groupId })))
+          .onConflict((c) => c.doNothing())
+          .execute();
+      }
+      if (remove.length > 0) {
+        await tx
+          .deleteFrom('device_group_member')
+          .where('group_id', '=', groupId)
+          .where('device_id', 'in', remove)
+          .execute();
+      }
       return { unknown: [] };
     });
   }
 
-  async replaceTags(deviceId: string, tags: string[]): Promise<boolean> {
-    return this.prisma.client.$transaction(async (tx) => {
-      if ((await tx.device.count({ where: { id: deviceId } })) === 0) return false;
-      await tx.deviceTag.deleteMany({ where: { deviceId } });
-      await tx.deviceTag.createMany({ data: [...new Set(tags)].map((tag) => ({ deviceId, tag })) });
+  replaceTags(deviceId: string, tags: string[]): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const device = await tx.selectFrom('device').select('id').where('id', '=', deviceId).executeTakeFirst();
+      if (!device) return false;
+      await tx.deleteFrom('device_tag').where('device_id', '=', deviceId).execute();
+      const unique = [...new Set(tags)];
+      if (unique.length > 0) {
+        await tx
+          .insertInto('device_tag')
+          .values(unique.map((tag) => ({ device_id: deviceId, tag })))
+          .execute();
+      }
       return true;
     });
+  }
+
+  private withCounts() {
+    return this.db.selectFrom('device_group as g').select((eb) => [
+      'g.id',
+      'g.name',
+      'g.time_zone as timeZone',
+      'g.limits',
+      'g.created_at as createdAt',
+      'g.updated_at as updatedAt',
+      eb
+        .selectFrom('device_group_member as m')
+        .select((c) => c.cast<number>(c.fn.countAll(), 'integer').as('n'))
+        .whereRef('m.group_id', '=', 'g.id')
+        .$asScalar()
+        .$notNull()
+        .as('memberCount'),
+    ]);
   }
 }
 
@@ -90,7 +143,7 @@ async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> 
   try {
     return await write();
   } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') {
+    if ((err as { code?: string }).code === '23505') {
       throw new ApiError(409, 'group_exists', `a group named ${name} exists`);
     }
     throw err;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, jsonParam, sql, type Database, type Pool } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
 export type Claim =
@@ -14,31 +14,41 @@ const STALE_AFTER_S = 60;
 /** `idempotency_record`: one row per (operator, key), holding the first answer to replay. */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async claim(operatorId: string, key: string, requestHash: string): Promise<Claim> {
-    const inserted = await this.pool.query(
-      `INSERT INTO idempotency_record (key, operator_id, request_hash, status_code, response_body)
-       VALUES ($1, $2, $3, ${RUNNING}, '{}') ON CONFLICT DO NOTHING`,
-      [key, operatorId, requestHash],
-    );
-    if (inserted.rowCount === 1) return { kind: 'claimed' };
-    const takenOver = await this.pool.query(
-      `UPDATE idempotency_record SET created_at = now()
-        WHERE key = $1 AND operator_id = $2 AND request_hash = $3 AND status_code = ${RUNNING}
-          AND created_at < now() - make_interval(secs => ${STALE_AFTER_S})`,
-      [key, operatorId, requestHash],
-    );
-    if (takenOver.rowCount === 1) return { kind: 'claimed' };
-    const { rows } = await this.pool.query<{
-      request_hash: string;
-      status_code: number;
-      response_body: unknown;
-    }>(
-      'SELECT request_hash, status_code, response_body FROM idempotency_record WHERE key = $1 AND operator_id = $2',
-      [key, operatorId],
-    );
-    const row = rows[0];
+    const inserted = await this.db
+      .insertInto('idempotency_record')
+      .values({
+        key,
+        operator_id: operatorId,
+        request_hash: requestHash,
+        status_code: RUNNING,
+        response_body: '{}',
+      })
+      .onConflict((c) => c.doNothing())
+      .executeTakeFirst();
+    if (inserted.numInsertedOrUpdatedRows === 1n) return { kind: 'claimed' };
+    const takenOver = await this.db
+      .updateTable('idempotency_record')
+      .set({ created_at: sql<Date>`now()` })
+      .where('key', '=', key)
+      .where('operator_id', '=', operatorId)
+      .where('request_hash', '=', requestHash)
+      .where('status_code', '=', RUNNING)
+      .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_AFTER_S})`)
+      .executeTakeFirst();
+    if (takenOver.numUpdatedRows === 1n) return { kind: 'claimed' };
+    const row = await this.db
+      .selectFrom('idempotency_record')
+      .select(['request_hash', 'status_code', 'response_body'])
+      .where('key', '=', key)
+      .where('operator_id', '=', operatorId)
+      .executeTakeFirst();
     if (!row) return this.claim(operatorId, key, requestHash); // released between our two statements
     return row.status_code === RUNNING
       ? { kind: 'in_progress', requestHash: row.request_hash }
@@ -46,17 +56,21 @@ export class IdempotencyRepository {
   }
 
   async complete(operatorId: string, key: string, statusCode: number, body: unknown): Promise<void> {
-    await this.pool.query(
-      'UPDATE idempotency_record SET status_code = $3, response_body = $4 WHERE key = $1 AND operator_id = $2',
-      [key, operatorId, statusCode, JSON.stringify(body ?? null)],
-    );
+    await this.db
+      .updateTable('idempotency_record')
+      .set({ status_code: statusCode, response_body: jsonParam(body ?? null) })
+      .where('key', '=', key)
+      .where('operator_id', '=', operatorId)
+      .execute();
   }
 
   /** A request that failed leaves nothing behind, so its retry runs for real. */
   async release(operatorId: string, key: string): Promise<void> {
-    await this.pool.query(
-      `DELETE FROM idempotency_record WHERE key = $1 AND operator_id = $2 AND status_code = ${RUNNING}`,
-      [key, operatorId],
-    );
+    await this.db
+      .deleteFrom('idempotency_record')
+      .where('key', '=', key)
+      .where('operator_id', '=', operatorId)
+      .where('status_code', '=', RUNNING)
+      .execute();
   }
 }

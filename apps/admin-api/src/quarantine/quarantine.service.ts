@@ -17,7 +17,7 @@ export class QuarantineService {
   ) {}
 
   async list(
-    state: string,
+    state: QuarantineRow['state'],
     limit: number,
     cursor: (string | number)[] | undefined,
   ): Promise<Page<QuarantineRow>> {

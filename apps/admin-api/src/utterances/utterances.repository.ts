@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, databaseOn, type Database, type Pool, type Row } from '@fleet/db';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { PG_POOL } from '../infra/tokens';
 import type { Tx } from '../infra/transactions';
 
 export interface TurnRow {
   id: string;
   deviceId: string;
-  source: string;
-  state: string;
+  source: Row<'voice_turn'>['source'];
+  state: Row<'voice_turn'>['state'];
   language: string | null;
   transcriptHash: string | null;
   transcript: string | null;
@@ -18,56 +20,83 @@ export interface TurnRow {
   error: string | null;
   createdAt: Date;
   finishedAt: Date | null;
-  calls: { id: string; tool: string; state: string; verdict: string | null }[];
+  calls: { id: string; tool: string; state: Row<'call'>['state']; verdict: Row<'call'>['verdict'] }[];
 }
 
 /** Voice turns started from text; the text itself lives apart (voice_transcript), deletable by retention. */
 @Injectable()
 export class UtterancesRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
 
-  async deviceStatus(deviceId: string): Promise<string | undefined> {
-    const { rows } = await this.pool.query<{ status: string }>('SELECT status FROM device WHERE id = $1', [
-      deviceId,
-    ]);
-    return rows[0]?.status;
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  async deviceStatus(deviceId: string): Promise<Row<'device'>['status'] | undefined> {
+    return (await this.db.selectFrom('device').select('status').where('id', '=', deviceId).executeTakeFirst())
+      ?.status;
   }
 
   async create(
     tx: Tx,
     t: { deviceId: string; text: string; hash: string; language?: string },
-  ): Promise<{ id: string; state: string }> {
-    await tx.query(
-      'INSERT INTO voice_transcript (hash, text) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
-      [t.hash, t.text],
-    );
-    const { rows } = await tx.query<{ id: string; state: string }>(
-      `INSERT INTO voice_turn (id, device_id, source, language, transcript_hash)
-       VALUES (gen_random_uuid(), $1, 'text', $2, $3) RETURNING id, state`,
-      [t.deviceId, t.language ?? null, t.hash],
-    );
-    return rows[0]!;
+  ): Promise<{ id: string; state: Row<'voice_turn'>['state'] }> {
+    const db = databaseOn(tx);
+    await db
+      .insertInto('voice_transcript')
+      .values({ hash: t.hash, text: t.text })
+      .onConflict((c) => c.column('hash').doNothing())
+      .execute();
+    return db
+      .insertInto('voice_turn')
+      .values({
+        id: randomUUID(),
+        device_id: t.deviceId,
+        source: 'text',
+        language: t.language ?? null,
+        transcript_hash: t.hash,
+      })
+      .returning(['id', 'state'])
+      .executeTakeFirstOrThrow();
   }
 
   async fail(id: string, error: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE voice_turn SET state = 'failed', error = $2, finished_at = now() WHERE id = $1`,
-      [id, error],
-    );
+    await this.db
+      .updateTable('voice_turn')
+      .set({ state: 'failed', error, finished_at: new Date() })
+      .where('id', '=', id)
+      .execute();
   }
 
-  async get(id: string): Promise<TurnRow | undefined> {
-    const { rows } = await this.pool.query<TurnRow>(
-      `SELECT t.id, t.device_id AS "deviceId", t.source, t.state, t.language, t.transcript_hash AS "transcriptHash",
-              x.text AS transcript, t.tool_calls AS "toolCalls", t.reply, t.reply_mode AS "replyMode", t.timings,
-              t.error, t.created_at AS "createdAt", t.finished_at AS "finishedAt",
-              coalesce((SELECT json_agg(json_build_object('id', c.id, 'tool', c.tool, 'state', c.state,
-                                 'verdict', c.verdict) ORDER BY c.created_at)
-                          FROM call c WHERE c.voice_turn_id = t.id), '[]') AS calls
-         FROM voice_turn t LEFT JOIN voice_transcript x ON x.hash = t.transcript_hash
-        WHERE t.id = $1`,
-      [id],
-    );
-    return rows[0];
+  get(id: string): Promise<TurnRow | undefined> {
+    return this.db
+      .selectFrom('voice_turn as t')
+      .leftJoin('voice_transcript as x', 'x.hash', 't.transcript_hash')
+      .select((eb) => [
+        't.id',
+        't.device_id as deviceId',
+        't.source',
+        't.state',
+        't.language',
+        't.transcript_hash as transcriptHash',
+        'x.text as transcript',
+        't.tool_calls as toolCalls',
+        't.reply',
+        't.reply_mode as replyMode',
+        't.timings',
+        't.error',
+        't.created_at as createdAt',
+        't.finished_at as finishedAt',
+        // only strings and enums inside: the JSON comes back as the columns' own types
+        jsonArrayFrom(
+          eb
+            .selectFrom('call as c')
+            .select(['c.id', 'c.tool', 'c.state', 'c.verdict'])
+            .whereRef('c.voice_turn_id', '=', 't.id')
+            .orderBy('c.created_at'),
+        ).as('calls'),
+      ])
+      .where('t.id', '=', id)
+      .executeTakeFirst();
   }
 }

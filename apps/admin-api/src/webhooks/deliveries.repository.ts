@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../infra/prisma.service';
+import { Inject, Injectable } from '@nestjs/common';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { PG_POOL } from '../infra/tokens';
 
 export interface PendingDelivery {
   id: string;
@@ -12,26 +13,36 @@ export interface PendingDelivery {
 /** The delivery worker's rows: what to send, and how each attempt went. */
 @Injectable()
 export class DeliveriesRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
 
-  find(id: string): Promise<PendingDelivery | null> {
-    return this.prisma.client.webhookDelivery.findUnique({
-      where: { id },
-      select: {
-        id: true,
-        event: true,
-        payload: true,
-        state: true,
-        webhook: { select: { url: true, secret: true, disabled: true } },
-      },
-    });
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  async find(id: string): Promise<PendingDelivery | null> {
+    const row = await this.db
+      .selectFrom('webhook_delivery as d')
+      .innerJoin('webhook as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.event', 'd.payload', 'd.state', 'w.url', 'w.secret', 'w.disabled'])
+      .where('d.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { url, secret, disabled, ...delivery } = row;
+    return { ...delivery, webhook: { url, secret, disabled } };
   }
 
   async delivered(id: string, attempts: number): Promise<void> {
-    await this.prisma.client.webhookDelivery.update({
-      where: { id },
-      data: { state: 'delivered', attempts, deliveredAt: new Date(), lastError: null, nextAttemptAt: null },
-    });
+    await this.db
+      .updateTable('webhook_delivery')
+      .set({
+        state: 'delivered',
+        attempts,
+        delivered_at: new Date(),
+        last_error: null,
+        next_attempt_at: null,
+      })
+      .where('id', '=', id)
+      .execute();
   }
 
   async attemptFailed(
@@ -40,14 +51,15 @@ export class DeliveriesRepository {
     error: string,
     nextAttemptAt: Date | null,
   ): Promise<void> {
-    await this.prisma.client.webhookDelivery.update({
-      where: { id },
-      data: {
+    await this.db
+      .updateTable('webhook_delivery')
+      .set({
         state: nextAttemptAt ? 'pending' : 'failed',
         attempts,
-        lastError: error.slice(0, 2000),
-        nextAttemptAt,
-      },
-    });
+        last_error: error.slice(0, 2000),
+        next_attempt_at: nextAttemptAt,
+      })
+      .where('id', '=', id)
+      .execute();
   }
 }

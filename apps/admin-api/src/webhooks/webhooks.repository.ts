@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../infra/prisma.service';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { PG_POOL } from '../infra/tokens';
 
 export interface WebhookRecord {
   id: string;
@@ -23,52 +25,89 @@ export interface DeliveryRecord {
   deliveredAt: Date | null;
 }
 
-const PUBLIC = {
-  id: true,
-  url: true,
-  events: true,
-  disabled: true,
-  createdBy: true,
-  createdAt: true,
-} as const;
+/** Never the secret: it is shown once, at creation, by the service. */
+const PUBLIC = [
+  'id',
+  'url',
+  'events',
+  'disabled',
+  'created_by as createdBy',
+  'created_at as createdAt',
+] as const;
 
 @Injectable()
 export class WebhooksRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   list(): Promise<WebhookRecord[]> {
-    return this.prisma.client.webhook.findMany({ select: PUBLIC, orderBy: { createdAt: 'asc' } });
+    return this.db.selectFrom('webhook').select(PUBLIC).orderBy('created_at').execute();
   }
 
   create(w: { url: string; events: string[]; secret: string; createdBy: string }): Promise<WebhookRecord> {
-    return this.prisma.client.webhook.create({ data: w, select: PUBLIC });
+    return this.db
+      .insertInto('webhook')
+      .values({ id: randomUUID(), url: w.url, events: w.events, secret: w.secret, created_by: w.createdBy })
+      .returning(PUBLIC)
+      .executeTakeFirstOrThrow();
   }
 
   async update(
     id: string,
     change: { url?: string; events?: string[]; disabled?: boolean },
   ): Promise<WebhookRecord | null> {
-    const { count } = await this.prisma.client.webhook.updateMany({ where: { id }, data: change });
-    return count === 0 ? null : this.prisma.client.webhook.findUnique({ where: { id }, select: PUBLIC });
+    if (Object.keys(change).length === 0) {
+      return (
+        (await this.db.selectFrom('webhook').select(PUBLIC).where('id', '=', id).executeTakeFirst()) ?? null
+      );
+    }
+    const updated = await this.db
+      .updateTable('webhook')
+      .set(change)
+      .where('id', '=', id)
+      .returning(PUBLIC)
+      .executeTakeFirst();
+    return updated ?? null;
   }
 
   /** A webhook goes with its delivery history. */
   delete(id: string): Promise<boolean> {
-    return this.prisma.client.$transaction(async (tx) => {
-      await tx.webhookDelivery.deleteMany({ where: { webhookId: id } });
-      return (await tx.webhook.deleteMany({ where: { id } })).count === 1;
+    return this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('webhook_delivery').where('webhook_id', '=', id).execute();
+      const { numDeletedRows } = await tx
+        .deleteFrom('webhook')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return numDeletedRows === 1n;
     });
   }
 
   deliveries(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.prisma.client.webhookDelivery.findMany({
-      where: { webhookId },
-      orderBy: { createdAt: 'desc' },
-      take: limit,
-    });
+    return this.db
+      .selectFrom('webhook_delivery')
+      .select([
+        'id',
+        'webhook_id as webhookId',
+        'event',
+        'payload',
+        'state',
+        'attempts',
+        'last_error as lastError',
+        'next_attempt_at as nextAttemptAt',
+        'created_at as createdAt',
+        'delivered_at as deliveredAt',
+      ])
+      .where('webhook_id', '=', webhookId)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   async exists(id: string): Promise<boolean> {
-    return (await this.prisma.client.webhook.count({ where: { id } })) === 1;
+    const row = await this.db.selectFrom('webhook').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
   }
 }

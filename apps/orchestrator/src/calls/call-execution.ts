@@ -1,4 +1,3 @@
-import type { MqttClient } from 'mqtt';
 import type { ResponsePayload } from '@fleet/domain';
 import { deviceP2pTopic, encodeServerMessage, mcpRequests, serverMessage } from '@fleet/protocol';
 import { inSpan } from '@fleet/telemetry';
@@ -16,7 +15,8 @@ import { readbackRecord, responseRow, toolOutcomeOf } from './response-rows';
 /** What executing needs: the link to the device, the broker for a `system` message, the boot reports. */
 export interface ExecutionPorts {
   link: Pick<McpLink, 'exchange' | 'listenLate' | 'allocateId'>;
-  mqtt: Pick<MqttClient, 'publish'>;
+  /** The services' MQTT client, seen only as a downlink publisher (the adapter is in mcp/). */
+  mqtt: { publish(topic: string, message: string, opts: { qos: 0 }): unknown };
   calls: Pick<CallRepository, 'bootsSince'>;
 }
 

@@ -1,4 +1,4 @@
-import type { Pool } from '@fleet/db';
+import { createDatabase, sql, type Database, type Pool } from '@fleet/db';
 import {
   campaignAbortRuleSchema,
   campaignActionSchema,
@@ -47,25 +47,41 @@ export interface Candidate {
 
 /** The campaign runner's reads and writes (state in Postgres, so any replica can continue a campaign). */
 export class CampaignRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async active(): Promise<CampaignRecord[]> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      name: string;
-      state: CampaignState;
-      action: unknown;
-      rollout: unknown;
-      abort_rule: unknown;
-      windows: unknown;
-      device_timeout_s: number;
-      retries: number;
-      skip_in_session: boolean;
-    }>(
-      `SELECT id, name, state, action, rollout, abort_rule, windows, device_timeout_s, retries, skip_in_session
-         FROM campaign WHERE state IN ('running', 'paused', 'cancelled', 'aborted')
-          AND (state IN ('running', 'paused') OR EXISTS (SELECT 1 FROM campaign_target t WHERE t.campaign_id = campaign.id AND t.state = 'in_progress'))`,
-    );
+    const rows = await this.db
+      .selectFrom('campaign')
+      .select([
+        'id',
+        'name',
+        'state',
+        'action',
+        'rollout',
+        'abort_rule',
+        'windows',
+        'device_timeout_s',
+        'retries',
+        'skip_in_session',
+      ])
+      .where('state', 'in', ['running', 'paused', 'cancelled', 'aborted'])
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', ['running', 'paused']),
+          eb.exists(
+            eb
+              .selectFrom('campaign_target as t')
+              .select('t.id')
+              .whereRef('t.campaign_id', '=', 'campaign.id')
+              .where('t.state', '=', 'in_progress'),
+          ),
+        ]),
+      )
+      .execute();
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -83,18 +99,19 @@ export class CampaignRepository {
   async counts(
     campaignId: string,
   ): Promise<Record<CampaignTargetState, number> & { startedLastMinute: number; started: number }> {
-    const { rows } = await this.pool.query<{
-      state: CampaignTargetState;
-      n: number;
-      recent: number;
-      started: number;
-    }>(
-      `SELECT state, count(*)::int AS n,
-              count(*) FILTER (WHERE attempts > 0 AND updated_at > now() - interval '1 minute')::int AS recent,
-              count(*) FILTER (WHERE attempts > 0)::int AS started
-         FROM campaign_target WHERE campaign_id = $1 GROUP BY state`,
-      [campaignId],
-    );
+    const rows = await this.db
+      .selectFrom('campaign_target')
+      .select([
+        'state',
+        sql<number>`count(*)::int`.as('n'),
+        sql<number>`count(*) FILTER (WHERE attempts > 0 AND updated_at > now() - interval '1 minute')::int`.as(
+          'recent',
+        ),
+        sql<number>`count(*) FILTER (WHERE attempts > 0)::int`.as('started'),
+      ])
+      .where('campaign_id', '=', campaignId)
+      .groupBy('state')
+      .execute();
     const counts = {
       pending: 0,
       waiting_for_device: 0,
@@ -116,28 +133,57 @@ export class CampaignRepository {
 
   /** Targets whose call has a verdict: they are ready to be settled. */
   async settled(campaignId: string): Promise<SettledTarget[]> {
-    const { rows } = await this.pool.query<SettledTarget>(
-      `SELECT t.id, t.device_id AS "deviceId", t.attempts, c.verdict, c.verdict_reason AS "verdictReason",
-              d.firmware_version AS "firmwareVersion"
-         FROM campaign_target t JOIN call c ON c.id = t.call_id JOIN device d ON d.id = t.device_id
-        WHERE t.campaign_id = $1 AND t.state = 'in_progress' AND c.verdict IS NOT NULL`,
-      [campaignId],
-    );
-    return rows;
+    const rows = await this.db
+      .selectFrom('campaign_target as t')
+      .innerJoin('call as c', 'c.id', 't.call_id')
+      .innerJoin('device as d', 'd.id', 't.device_id')
+      .select([
+        't.id',
+        't.device_id as deviceId',
+        't.attempts',
+        'c.verdict',
+        'c.verdict_reason as verdictReason',
+        'd.firmware_version as firmwareVersion',
+      ])
+      .where('t.campaign_id', '=', campaignId)
+      .where('t.state', '=', 'in_progress')
+      .where('c.verdict', 'is not', null)
+      .execute();
+    // the WHERE above leaves no null verdict; the filter tells the compiler so
+    return rows.flatMap((r) => (r.verdict === null ? [] : [{ ...r, verdict: r.verdict }]));
   }
 
-  async candidates(campaignId: string, limit: number): Promise<Candidate[]> {
-    const { rows } = await this.pool.query<Candidate>(
-      `SELECT t.id, t.device_id AS "deviceId", t.state, t.attempts, d.online,
-              coalesce((SELECT g.time_zone FROM device_group_member m JOIN device_group g ON g.id = m.group_id
-                         WHERE m.device_id = d.id ORDER BY g.name LIMIT 1), 'UTC') AS "timeZone"
-         FROM campaign_target t JOIN device d ON d.id = t.device_id
-        WHERE t.campaign_id = $1 AND t.state IN ('pending', 'waiting_for_device')
-        ORDER BY (t.state = 'waiting_for_device') DESC, d.online DESC, t.device_id
-        LIMIT $2`,
-      [campaignId, limit],
-    );
-    return rows;
+  candidates(campaignId: string, limit: number): Promise<Candidate[]> {
+    return this.db
+      .selectFrom('campaign_target as t')
+      .innerJoin('device as d', 'd.id', 't.device_id')
+      .select((eb) => [
+        't.id',
+        't.device_id as deviceId',
+        't.state',
+        't.attempts',
+        'd.online',
+        eb.fn
+          .coalesce(
+            eb
+              .selectFrom('device_group_member as m')
+              .innerJoin('device_group as g', 'g.id', 'm.group_id')
+              .select('g.time_zone')
+              .whereRef('m.device_id', '=', 'd.id')
+              .orderBy('g.name')
+              .limit(1),
+            sql.lit('UTC'),
+          )
+          .$castTo<string>()
+          .as('timeZone'),
+      ])
+      .where('t.campaign_id', '=', campaignId)
+      .where('t.state', 'in', ['pending', 'waiting_for_device'])
+      .orderBy(sql`t.state = 'waiting_for_device'`, 'desc')
+      .orderBy('d.online', 'desc')
+      .orderBy('t.device_id')
+      .limit(limit)
+      .execute();
   }
 
   async moveTarget(
@@ -147,32 +193,44 @@ export class CampaignRepository {
     detail: string | null,
     extra: { callId?: string; attempt?: boolean; deadlineS?: number } = {},
   ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE campaign_target SET state = $3, detail = $4, updated_at = now(),
-              call_id = coalesce($5, call_id), attempts = attempts + $6,
-              deadline_at = CASE WHEN $7::int IS NULL THEN deadline_at ELSE now() + make_interval(secs => $7::int) END
-        WHERE id = $1 AND state = ANY($2::"CampaignTargetState"[])`,
-      [id, from, to, detail, extra.callId ?? null, extra.attempt ? 1 : 0, extra.deadlineS ?? null],
-    );
-    return (rowCount ?? 0) > 0;
+    if (from.length === 0) return false;
+    const { numUpdatedRows } = await this.db
+      .updateTable('campaign_target')
+      .set((eb) => ({
+        state: to,
+        detail,
+        updated_at: sql<Date>`now()`,
+        ...(extra.callId !== undefined ? { call_id: extra.callId } : {}),
+        ...(extra.attempt ? { attempts: eb('attempts', '+', 1) } : {}),
+        ...(extra.deadlineS !== undefined
+          ? { deadline_at: sql<Date>`now() + make_interval(secs => ${extra.deadlineS}::int)` }
+          : {}),
+      }))
+      .where('id', '=', id)
+      .where('state', 'in', from)
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
   }
 
-  /** Devices that waited offline past their deadline are skipped, not failed (issue 6). */
+  /** Devices that waited offline past their deadline are skipped, not failed (DESIGN §3: campaigns). */
   async skipOverdue(campaignId: string): Promise<number> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE campaign_target SET state = 'skipped', detail = 'offline until its deadline', updated_at = now()
-        WHERE campaign_id = $1 AND state = 'waiting_for_device' AND deadline_at < now()`,
-      [campaignId],
-    );
-    return rowCount ?? 0;
+    const { numUpdatedRows } = await this.db
+      .updateTable('campaign_target')
+      .set({ state: 'skipped', detail: 'offline until its deadline', updated_at: sql<Date>`now()` })
+      .where('campaign_id', '=', campaignId)
+      .where('state', '=', 'waiting_for_device')
+      .where('deadline_at', '<', sql<Date>`now()`)
+      .executeTakeFirst();
+    return Number(numUpdatedRows);
   }
 
   async cancelPending(campaignId: string, detail: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE campaign_target SET state = 'cancelled', detail = $2, updated_at = now()
-        WHERE campaign_id = $1 AND state IN ('pending', 'waiting_for_device')`,
-      [campaignId, detail],
-    );
+    await this.db
+      .updateTable('campaign_target')
+      .set({ state: 'cancelled', detail, updated_at: sql<Date>`now()` })
+      .where('campaign_id', '=', campaignId)
+      .where('state', 'in', ['pending', 'waiting_for_device'])
+      .execute();
   }
 
   async finish(
@@ -181,34 +239,44 @@ export class CampaignRepository {
     to: 'completed' | 'aborted',
     reason: string,
   ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE campaign SET state = $3, state_reason = $4, finished_at = now(), updated_at = now() WHERE id = $1 AND state = $2`,
-      [campaignId, from, to, reason],
-    );
-    return (rowCount ?? 0) > 0;
+    const { numUpdatedRows } = await this.db
+      .updateTable('campaign')
+      .set({ state: to, state_reason: reason, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('id', '=', campaignId)
+      .where('state', '=', from)
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
   }
 
-  async firmware(firmwareId: string): Promise<{ id: string; version: string; sha256: string } | undefined> {
-    const { rows } = await this.pool.query<{ id: string; version: string; sha256: string }>(
-      'SELECT id, version, sha256 FROM firmware WHERE id = $1',
-      [firmwareId],
-    );
-    return rows[0];
+  firmware(firmwareId: string): Promise<{ id: string; version: string; sha256: string } | undefined> {
+    return this.db
+      .selectFrom('firmware')
+      .select(['id', 'version', 'sha256'])
+      .where('id', '=', firmwareId)
+      .executeTakeFirst();
   }
 
   /** The OTA path: the broker offers this image at the device's next check-in (DESIGN §5). */
   async assignFirmware(deviceId: string, firmwareId: string, campaignId: string): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO firmware_assignment (device_id, firmware_id, campaign_id) VALUES ($1, $2, $3)
-       ON CONFLICT (device_id) DO UPDATE SET firmware_id = $2, campaign_id = $3, assigned_at = now(), offered_at = NULL`,
-      [deviceId, firmwareId, campaignId],
-    );
+    await this.db
+      .insertInto('firmware_assignment')
+      .values({ device_id: deviceId, firmware_id: firmwareId, campaign_id: campaignId })
+      .onConflict((c) =>
+        c.column('device_id').doUpdateSet({
+          firmware_id: firmwareId,
+          campaign_id: campaignId,
+          assigned_at: sql<Date>`now()`,
+          offered_at: null,
+        }),
+      )
+      .execute();
   }
 
   async unassignFirmware(deviceId: string, campaignId: string): Promise<void> {
-    await this.pool.query('DELETE FROM firmware_assignment WHERE device_id = $1 AND campaign_id = $2', [
-      deviceId,
-      campaignId,
-    ]);
+    await this.db
+      .deleteFrom('firmware_assignment')
+      .where('device_id', '=', deviceId)
+      .where('campaign_id', '=', campaignId)
+      .execute();
   }
 }

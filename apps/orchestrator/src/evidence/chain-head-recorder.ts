@@ -1,6 +1,6 @@
-import type { Pool } from '@fleet/db';
-import { partitionSql } from '@fleet/domain';
+import { createDatabase, type Pool } from '@fleet/db';
 import type { Logger } from '@fleet/telemetry';
+import { ChainHeadRepository } from './chain-head.repository';
 
 /**
  * DESIGN §6: chain heads are recorded periodically where the application cannot rewrite them (insert-only table,
@@ -10,13 +10,16 @@ import type { Logger } from '@fleet/telemetry';
 export class ChainHeadRecorder {
   private timer: NodeJS.Timeout | undefined;
   private since = new Date(0);
+  private readonly heads: ChainHeadRepository;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly ownedPartitions: () => number[],
     private readonly logger: Logger,
     private readonly everyMs = 60_000,
-  ) {}
+  ) {
+    this.heads = new ChainHeadRepository(createDatabase(pool));
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.record(), this.everyMs);
@@ -32,17 +35,10 @@ export class ChainHeadRecorder {
     if (partitions.length === 0) return 0;
     const started = new Date();
     try {
-      const { rowCount } = await this.pool.query(
-        `INSERT INTO evidence_chain_head (device_id, seq, hash)
-         SELECT DISTINCT ON (e.device_id) e.device_id, e.seq, e.hash
-           FROM evidence e
-          WHERE e.created_at >= $1 AND ${partitionSql('e.device_id')} = ANY($2::int[])
-            AND e.seq > coalesce((SELECT max(h.seq) FROM evidence_chain_head h WHERE h.device_id = e.device_id), 0)
-          ORDER BY e.device_id, e.seq DESC`,
-        [new Date(this.since.getTime() - 60_000), partitions],
-      );
+      // A minute of overlap: a batch that committed late still had rows created before the last run.
+      const recorded = await this.heads.recordGrownSince(new Date(this.since.getTime() - 60_000), partitions);
       this.since = started;
-      return rowCount ?? 0;
+      return recorded;
     } catch (err) {
       this.logger.warn({ err }, 'cannot record evidence chain heads');
       return 0;

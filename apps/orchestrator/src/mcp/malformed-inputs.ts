@@ -1,5 +1,6 @@
-import type { Pool } from '@fleet/db';
+import { createDatabase, type Pool } from '@fleet/db';
 import type { Logger } from '@fleet/telemetry';
+import { MalformedInputsRepository } from './malformed-inputs.repository';
 
 export interface MalformedInput {
   deviceId: string;
@@ -13,11 +14,14 @@ export interface MalformedInput {
 export class MalformedInputs {
   private buffer: MalformedInput[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private readonly repository: MalformedInputsRepository;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.repository = new MalformedInputsRepository(createDatabase(pool));
+  }
 
   record(input: MalformedInput): void {
     this.buffer.push(input);
@@ -30,17 +34,7 @@ export class MalformedInputs {
     const rows = this.buffer.splice(0);
     if (rows.length === 0) return;
     try {
-      await this.pool.query(
-        `INSERT INTO malformed_input (device_id, connection_id, kind, error, raw)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[])`,
-        [
-          rows.map((r) => r.deviceId),
-          rows.map((r) => r.connectionId ?? null),
-          rows.map((r) => r.kind),
-          rows.map((r) => r.error),
-          rows.map((r) => r.raw),
-        ],
-      );
+      await this.repository.insert(rows);
     } catch (err) {
       this.logger.error({ err, count: rows.length }, 'cannot record malformed device input');
     }

@@ -1,4 +1,5 @@
-import type { Pool } from '@fleet/db';
+import { createDatabase, type Pool } from '@fleet/db';
+import { RpcSequenceRepository } from './rpc-sequence.repository';
 
 // DESIGN §3: ids to xiaozhi devices are numbers below 2^31 (the firmware echoes `(int)valueint`), allocated
 // durably per device so that no restart or failover reuses one. Blocks are reserved in Postgres; an id in an
@@ -8,8 +9,11 @@ const MAX_ID = 2_147_483_647;
 
 export class RpcIds {
   private readonly blocks = new Map<string, { next: number; end: number }>();
+  private readonly sequences: RpcSequenceRepository;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(pool: Pool) {
+    this.sequences = new RpcSequenceRepository(createDatabase(pool));
+  }
 
   async next(deviceId: string): Promise<number> {
     let block = this.blocks.get(deviceId);
@@ -25,14 +29,7 @@ export class RpcIds {
   }
 
   private async reserve(deviceId: string): Promise<{ next: number; end: number }> {
-    const { rows } = await this.pool.query<{ start: number }>(
-      `INSERT INTO device_rpc_sequence (device_id, next_id) VALUES ($1, 1 + $2)
-       ON CONFLICT (device_id) DO UPDATE SET next_id =
-         CASE WHEN device_rpc_sequence.next_id + $2 > $3 THEN 1 + $2 ELSE device_rpc_sequence.next_id + $2 END
-       RETURNING next_id - $2 AS start`,
-      [deviceId, BLOCK, MAX_ID],
-    );
-    const start = rows[0]!.start;
+    const start = await this.sequences.reserve(deviceId, BLOCK, MAX_ID);
     return { next: start, end: start + BLOCK };
   }
 }

@@ -5,7 +5,7 @@ import type { TtsProvider } from '../providers/tts/tts-provider';
 import type { Aborts } from '../sessions/aborts';
 import type { DownlinkWriter } from '../sessions/downlink-writer';
 import type { OpenSession } from '../sessions/session-directory';
-import type { DeviceMessages } from './device-messages';
+import type { DeviceMessages } from './mqtt-device-messages';
 import type { ReplyText } from './reply-wording';
 import type { TurnClock } from './turn-timings';
 

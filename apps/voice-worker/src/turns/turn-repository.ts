@@ -1,12 +1,13 @@
-import type { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+import { jsonObject, jsonParam, type Database, type Row } from '@fleet/db';
 
-export type TurnState = 'listening' | 'thinking' | 'calling' | 'speaking' | 'finished' | 'failed';
+export type TurnState = Row<'voice_turn'>['state'];
 
 export interface TurnRecord {
   id: string;
   deviceId: string;
   sessionId: string | null;
-  source: 'text' | 'audio';
+  source: Row<'voice_turn'>['source'];
   state: TurnState;
   language: string | null;
   transcriptHash: string | null;
@@ -29,17 +30,27 @@ export interface TurnEnd {
 
 /** voice_turn and voice_transcript (the text lives apart, by hash, so retention can delete it). */
 export class TurnRepository {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly db: Database) {}
 
   async load(id: string): Promise<TurnRecord | undefined> {
-    const { rows } = await this.pool.query<TurnRecord>(
-      `SELECT t.id, t.device_id AS "deviceId", t.session_id AS "sessionId", t.source, t.state, t.language,
-              t.transcript_hash AS "transcriptHash", x.text AS transcript, t.timings, t.created_at AS "createdAt"
-         FROM voice_turn t LEFT JOIN voice_transcript x ON x.hash = t.transcript_hash
-        WHERE t.id = $1`,
-      [id],
-    );
-    return rows[0];
+    const row = await this.db
+      .selectFrom('voice_turn as t')
+      .leftJoin('voice_transcript as x', 'x.hash', 't.transcript_hash')
+      .select([
+        't.id',
+        't.device_id as deviceId',
+        't.session_id as sessionId',
+        't.source',
+        't.state',
+        't.language',
+        't.transcript_hash as transcriptHash',
+        'x.text as transcript',
+        't.timings',
+        't.created_at as createdAt',
+      ])
+      .where('t.id', '=', id)
+      .executeTakeFirst();
+    return row && { ...row, timings: jsonObject(row.timings, `voice turn ${id}'s timings`) };
   }
 
   /** An audio turn is born when speech ends, before anyone knows what was said. */
@@ -50,61 +61,63 @@ export class TurnRepository {
     timings: Record<string, unknown>;
     workerId: string;
   }): Promise<string> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `INSERT INTO voice_turn (id, device_id, session_id, source, state, timings, worker_id)
-       VALUES (gen_random_uuid(), $1, $2, 'audio', 'thinking', $3, $4) RETURNING id`,
-      [t.deviceId, t.sessionId, JSON.stringify(t.timings), t.workerId],
-    );
-    return rows[0]!.id;
+    const { id } = await this.db
+      .insertInto('voice_turn')
+      .values({
+        id: randomUUID(),
+        device_id: t.deviceId,
+        session_id: t.sessionId,
+        source: 'audio',
+        state: 'thinking',
+        timings: jsonParam(t.timings),
+        worker_id: t.workerId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
   }
 
   async setTranscript(
     id: string,
     t: { text: string; hash: string; language: string; timings: Record<string, unknown> },
   ): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        'INSERT INTO voice_transcript (hash, text) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
-        [t.hash, t.text],
-      );
-      await client.query(
-        'UPDATE voice_turn SET transcript_hash = $2, language = $3, timings = $4 WHERE id = $1',
-        [id, t.hash, t.language, JSON.stringify(t.timings)],
-      );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK');
-      throw err;
-    } finally {
-      client.release();
-    }
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('voice_transcript')
+        .values({ hash: t.hash, text: t.text })
+        .onConflict((c) => c.column('hash').doNothing())
+        .execute();
+      await tx
+        .updateTable('voice_turn')
+        .set({ transcript_hash: t.hash, language: t.language, timings: jsonParam(t.timings) })
+        .where('id', '=', id)
+        .execute();
+    });
   }
 
   async setState(id: string, state: TurnState, extra: { toolCalls?: unknown[] } = {}): Promise<void> {
-    await this.pool.query(
-      `UPDATE voice_turn SET state = $2, tool_calls = coalesce($3::jsonb, tool_calls)
-        WHERE id = $1 AND state NOT IN ('finished', 'failed')`,
-      [id, state, extra.toolCalls ? JSON.stringify(extra.toolCalls) : null],
-    );
+    await this.db
+      .updateTable('voice_turn')
+      .set({ state, ...(extra.toolCalls ? { tool_calls: jsonParam(extra.toolCalls) } : {}) })
+      .where('id', '=', id)
+      .where('state', 'not in', ['finished', 'failed'])
+      .execute();
   }
 
   async end(id: string, end: TurnEnd): Promise<void> {
-    await this.pool.query(
-      `UPDATE voice_turn SET state = $2, reply = $3, reply_mode = $4, tool_calls = $5, timings = $6, error = $7,
-              language = coalesce(language, $8), finished_at = now()
-        WHERE id = $1`,
-      [
-        id,
-        end.state,
-        end.reply ?? null,
-        end.replyMode ?? null,
-        JSON.stringify(end.toolCalls),
-        JSON.stringify(end.timings),
-        end.error ?? null,
-        end.language ?? null,
-      ],
-    );
+    await this.db
+      .updateTable('voice_turn')
+      .set((eb) => ({
+        state: end.state,
+        reply: end.reply ?? null,
+        reply_mode: end.replyMode ?? null,
+        tool_calls: jsonParam(end.toolCalls),
+        timings: jsonParam(end.timings),
+        error: end.error ?? null,
+        language: eb.fn.coalesce('language', eb.val(end.language ?? null)),
+        finished_at: new Date(),
+      }))
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -1,3 +1,4 @@
+import type { DeviceCatalogRepository } from '@fleet/db';
 import { inSpan, type Logger } from '@fleet/telemetry';
 import type { PlatformEventBus } from '@fleet/platform-client';
 import type { TurnOwnershipRepository } from '../failover/turn-ownership.repository';
@@ -7,7 +8,6 @@ import type { LlmProvider } from '../providers/llm/llm-provider';
 import type { SessionDirectory } from '../sessions/session-directory';
 import type { VoiceMetrics } from '../voice-worker-metrics';
 import { aiCatalog } from './ai-catalog';
-import type { CatalogRepository } from './catalog-repository';
 import type { DeviceCalls } from './device-calls';
 import { runLlmRounds } from './llm-rounds';
 import { SORRY } from './apology';
@@ -21,7 +21,7 @@ import { observeTurn, turnOutcome } from './turn-observation';
 
 export interface TurnServiceDeps {
   turns: TurnRepository;
-  catalogs: CatalogRepository;
+  catalogs: Pick<DeviceCatalogRepository, 'currentTools'>;
   sessions: SessionDirectory;
   llm: LlmProvider;
   calls: DeviceCalls;

@@ -1,6 +1,5 @@
 import type { MqttClient } from 'mqtt';
-import type { Pool } from 'pg';
-import { createDatabase } from '@fleet/db';
+import { createDatabase, DeviceCatalogRepository, type Pool } from '@fleet/db';
 import { CallRequests, PlatformEventBus } from '@fleet/platform-client';
 import { QueueClient, type Redis } from '@fleet/queues';
 import type { StopStack } from '@fleet/runtime';
@@ -16,13 +15,13 @@ import { DownlinkWriter } from '../sessions/downlink-writer';
 import { SessionDirectory } from '../sessions/session-directory';
 import type { VoiceMetrics } from '../voice-worker-metrics';
 import { AudioTurns } from './audio-turns';
-import { CatalogRepository } from './catalog-repository';
 import { DeviceCalls } from './device-calls';
-import { DeviceMessages } from './device-messages';
+import { DeviceMessages } from './mqtt-device-messages';
 import { ReplyPresenter } from './reply-presenter';
 import { startTurnProcessor } from './turn-processor';
 import { TurnRepository } from './turn-repository';
 import { TurnService } from './turn-service';
+import { VerdictRepository } from './verdict.repository';
 import { VerdictWaiter } from './verdict-waiter';
 
 export interface TurnsModule {
@@ -44,7 +43,8 @@ export async function startTurns(deps: {
   stack: StopStack;
 }): Promise<TurnsModule> {
   const { config, pool, redis, providers, metrics, logger, stack } = deps;
-  const verdicts = new VerdictWaiter(pool, deps.connect('verdicts'));
+  const db = createDatabase(pool);
+  const verdicts = new VerdictWaiter(new VerdictRepository(db), deps.connect('verdicts'));
   await verdicts.start();
   const callRequests = new CallRequests(pool, redis, config.QUEUE_PREFIX);
   stack.push('call requests', () => callRequests.close());
@@ -55,7 +55,7 @@ export async function startTurns(deps: {
   });
   const aborts = new Aborts();
   const directory = new SessionDirectory(redis);
-  const turns = new TurnRepository(pool);
+  const turns = new TurnRepository(db);
   const presenter = new ReplyPresenter(
     new DeviceMessages(deps.mqtt),
     new DownlinkWriter(redis),
@@ -63,7 +63,6 @@ export async function startTurns(deps: {
     aborts,
   );
   const events = new PlatformEventBus(redis);
-  const db = createDatabase(pool);
   const ownership = new TurnOwnershipRepository(db, config.WORKER_ID, config.WORKER_LIVENESS_TTL_MS);
   const rescue = new TurnRescue({ ownership, sessions: directory, presenter, events, metrics, logger });
   // Stopped after the turn worker (pushed before it): the heartbeat lasts while the last turns finish.
@@ -82,7 +81,7 @@ export async function startTurns(deps: {
   stack.push('turn reclaimer', () => reclaimer.stop());
   const service = new TurnService({
     turns,
-    catalogs: new CatalogRepository(pool),
+    catalogs: new DeviceCatalogRepository(db),
     sessions: directory,
     llm: providers.llm,
     calls,

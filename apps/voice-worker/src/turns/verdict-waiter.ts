@@ -1,13 +1,8 @@
-import type { Pool } from 'pg';
-import type { Verdict } from '@fleet/domain';
 import { subscribePlatformEvents } from '@fleet/platform-client';
 import type { Redis } from '@fleet/queues';
+import type { SealedCall, VerdictRepository } from './verdict.repository';
 
-export interface SealedCall {
-  verdict: Verdict;
-  verdictReason: string | null;
-  result: { text?: string; isError?: boolean } | null;
-}
+export type { SealedCall } from './verdict.repository';
 
 const POLL_MS = 250; // fallback only: pub/sub notices are best effort
 
@@ -19,7 +14,7 @@ export class VerdictWaiter {
   private readonly waiting = new Map<string, Set<() => void>>();
 
   constructor(
-    private readonly pool: Pool,
+    private readonly calls: VerdictRepository,
     private readonly subscriber: Redis,
   ) {}
 
@@ -36,7 +31,7 @@ export class VerdictWaiter {
     this.waiting.set(callId, wakers);
     try {
       for (;;) {
-        const sealed = await this.read(callId);
+        const sealed = await this.calls.sealed(callId);
         if (sealed || Date.now() >= deadline || signal?.aborted) return sealed;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
@@ -52,14 +47,5 @@ export class VerdictWaiter {
       wakers.delete(wake);
       if (wakers.size === 0) this.waiting.delete(callId);
     }
-  }
-
-  private async read(callId: string): Promise<SealedCall | undefined> {
-    const { rows } = await this.pool.query<SealedCall & { verdict: Verdict | null }>(
-      `SELECT verdict, verdict_reason AS "verdictReason", result FROM call WHERE id = $1`,
-      [callId],
-    );
-    const row = rows[0];
-    return row?.verdict ? row : undefined;
   }
 }

@@ -12,3 +12,4 @@ export {
   type Transaction,
 } from './kysely';
 export { databaseOn } from './single-connection';
+export { jsonObject, jsonParam } from './json-columns';

@@ -1,2 +1,4 @@
 export * from './calls';
 export * from './approvals';
+export * from './evidence';
+export * from './catalogs';

@@ -4,6 +4,8 @@ import { freePort } from '../harness/free-port';
 
 export interface ApiProcess {
   baseUrl: string;
+  /** To read the process's CPU from /proc. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startApiProcess(root: string, env: Record<string, string>)
   }
   return {
     baseUrl,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Client, Pool } from 'pg';
+import { CommitQueue, type EvidenceRowInput } from '@fleet/db';
+import { partitionOf } from '@fleet/domain';
 import type { BenchConfig } from '../config';
 import { createBenchDatabase, queryNumber } from '../harness/bench-database';
 import { PostgresCpu } from '../harness/postgres-cpu';
@@ -7,15 +9,13 @@ import { waitForQuietMachine } from '../harness/quiet-machine';
 import { round, say } from '../harness/report';
 import { latencySummary, type LatencySummary } from '../platform/latency';
 import { costBetween, sampleCost, type PhaseCost } from '../platform/process-cost';
-import { ChainedEvidenceWriter, type EvidenceUnit } from './chained-writer';
 import { readCallEvidence } from './evidence-payloads';
 import { createEvidenceFixture } from './evidence-fixture';
 
 export interface EvidenceCase {
-  statement: 'per-call' | 'per-batch';
-  /** Calls (five rows each) per transaction. */
+  /** Calls (five rows each) per transaction at most (the orchestrator's maxBatchSize is 200). */
   batch: number;
-  /** Transactions in flight at once (the orchestrator runs up to 4). */
+  /** Transactions in flight at once (the orchestrator's maxConcurrentBatches is 4). */
   writers: number;
 }
 
@@ -38,8 +38,8 @@ export interface EvidenceCaseResult extends EvidenceCase {
 
 /**
  * Scenario 4, one case: a fresh migrated database, devices and call rows (not timed), then `calls` calls' five
- * evidence rows each written by `writers` concurrent group-committing writers as the application role. The
- * devices are split between writers, as the orchestrator's one-call-in-flight-per-device rule splits them.
+ * evidence rows each written through the orchestrator's CommitQueue (up to `writers` batch transactions at once) as
+ * the application role, every device's calls one after the other as the one-call-in-flight-per-device rule has it.
  */
 export async function runEvidenceCase(
   config: BenchConfig,
@@ -56,20 +56,18 @@ export async function runEvidenceCase(
       calls: o.calls,
       macPrefix: '02:5e',
     });
-    const lease = { name: 'bench-evidence', holder: `bench-${process.pid}`, token: 1 };
+    const lease = { name: 'bench-evidence', token: '1' };
+    const holder = `bench-${process.pid}`;
     await owner.query(
       `INSERT INTO service_lease (name, holder, token, expires_at) VALUES ($1, $2, $3, now() + interval '1 day')`,
-      [lease.name, lease.holder, lease.token],
+      [lease.name, holder, lease.token],
     );
-    const deviceIndex = new Map<string, number>();
-    const queues: EvidenceUnit[][] = Array.from({ length: c.writers }, () => []);
+    // Each device's calls in order, one in flight per device, as the orchestrator runs them.
+    const byDevice = new Map<string, { callId: string; rows: EvidenceRowInput[] }[]>();
     fixture.calls.forEach(({ callId, deviceId }, k) => {
-      if (!deviceIndex.has(deviceId)) deviceIndex.set(deviceId, deviceIndex.size);
-      queues[deviceIndex.get(deviceId)! % c.writers]!.push({
-        callId,
-        deviceId,
-        rows: readCallEvidence(callId, deviceId, k),
-      });
+      const list = byDevice.get(deviceId) ?? [];
+      list.push({ callId, rows: readCallEvidence(callId, deviceId, k) });
+      byDevice.set(deviceId, list);
     });
     // Connections opened before the clock starts, as a service's pool is warm.
     await Promise.all(Array.from({ length: c.writers }, () => pool.connect())).then((cs) =>
@@ -79,20 +77,19 @@ export async function runEvidenceCase(
     const machineBusyBefore = await waitForQuietMachine(0.15, o.quietWaitMs);
     const from = await sampleCost({}, postgres);
     const commits: number[] = [];
+    // The product's writer (@fleet/db), with one lease for every partition.
+    const queue = new CommitQueue(pool, holder, () => lease, {
+      maxConcurrentBatches: c.writers,
+      maxBatchSize: c.batch,
+      latency: { observe: (seconds) => commits.push(seconds * 1000) },
+    });
     const started = performance.now();
     await Promise.all(
-      queues.map(async (queue) => {
-        const writer = new ChainedEvidenceWriter(lease, c.statement);
-        const client = await pool.connect();
-        try {
-          for (let i = 0; i < queue.length; i += c.batch) {
-            const t = performance.now();
-            await writer.commit(client, queue.slice(i, i + c.batch));
-            commits.push(performance.now() - t);
-          }
-        } finally {
-          client.release();
-        }
+      [...byDevice].map(async ([deviceId, calls]) => {
+        for (const call of calls)
+          await queue.submit(partitionOf(deviceId), (tx) =>
+            tx.appendEvidence(call.callId, deviceId, call.rows),
+          );
       }),
     );
     const seconds = (performance.now() - started) / 1000;
@@ -120,7 +117,7 @@ export async function runEvidenceCase(
       machineBusyBefore: round(machineBusyBefore),
     };
     say(
-      `  ${c.statement}, ${c.batch} calls per transaction, ${c.writers} writers: ${result.rowsPerSecond} rows/s, ` +
+      `  up to ${c.batch} calls per transaction, ${c.writers} writers: ${result.rowsPerSecond} rows/s, ` +
         `commit p50/p99 ${result.commitMs.p50}/${result.commitMs.p99} ms`,
     );
     return result;

@@ -1,0 +1,5 @@
+export {
+  DeviceCatalogRepository,
+  type CurrentCatalogTool,
+  type CurrentCatalogVersion,
+} from './device-catalog.repository';

@@ -1,0 +1,80 @@
+import type { PoolClient } from 'pg';
+import { GENESIS_HASH, type ChainLink } from '@fleet/domain';
+
+/** The last link of a device's chain: what its next evidence row is hashed onto. */
+export interface ChainHead {
+  seq: bigint;
+  hash: string;
+}
+
+/** A lease a batch writes under (name and fencing token, as LeaseStore hands them out). */
+export interface LeaseRef {
+  name: string;
+  token: string;
+}
+
+/** An evidence row chained and waiting for its batch's single INSERT. */
+export interface ChainedRow {
+  callId: string;
+  deviceId: string;
+  stage: ChainLink;
+  seq: string;
+  payload: string;
+  prevHash: string;
+  hash: string;
+  createdAt: string;
+}
+
+/**
+ * The evidence writer's statements, on the connection of its batch transaction. Plain pg rather than Kysely: they
+ * are three fixed statements whose parameters are whole arrays (`unnest`), so a query builder would only add a
+ * compile step per batch (DESIGN §6; STYLE §7: bulk writes through `unnest`, measured in docs/BENCHMARKS.md §4).
+ */
+export const evidenceChainRepository = {
+  /** Locks the holder's live leases FOR KEY SHARE (see CommitQueue) and returns the names still held. */
+  async lockLeases(client: PoolClient, holder: string, leases: readonly LeaseRef[]): Promise<Set<string>> {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT name FROM service_lease
+        WHERE holder = $1 AND expires_at > now() AND (name, token) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))
+        FOR KEY SHARE`,
+      [holder, leases.map((l) => l.name), leases.map((l) => l.token)],
+    );
+    return new Set(rows.map((r) => r.name));
+  },
+
+  async loadHead(client: PoolClient, deviceId: string): Promise<ChainHead> {
+    const { rows } = await client.query<{ seq: string; hash: string }>(
+      'SELECT seq::text, hash FROM evidence WHERE device_id = $1 ORDER BY evidence.seq DESC LIMIT 1',
+      [deviceId],
+    );
+    const row = rows[0];
+    return row ? { seq: BigInt(row.seq), hash: row.hash } : { seq: 0n, hash: GENESIS_HASH };
+  },
+
+  /** Every row of a batch in one statement: one INSERT per unit cost Postgres twice the CPU per row. */
+  async insert(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await client.query(
+      `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
+       SELECT u.call_id::uuid, u.device_id, u.stage::"EvidenceStage", u.seq, u.payload, u.prev_hash, u.hash, u.created_at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[], $6::text[], $7::text[], $8::timestamptz[])
+           AS u(call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)`,
+      [
+        rows.map((r) => r.callId),
+        rows.map((r) => r.deviceId),
+        rows.map((r) => r.stage),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.payload),
+        rows.map((r) => r.prevHash),
+        rows.map((r) => r.hash),
+        rows.map((r) => r.createdAt),
+      ],
+    );
+  },
+};
+
+/** A unique violation on (device_id, seq): another transaction extended the device's chain first. */
+export function isChainConflict(err: unknown): boolean {
+  const pg = err as { code?: string; constraint?: string };
+  return pg.code === '23505' && pg.constraint === 'evidence_device_id_seq_key';
+}

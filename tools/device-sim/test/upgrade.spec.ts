@@ -68,6 +68,25 @@ describe('self.upgrade_firmware on a simulated device', () => {
     expect(device).toMatchObject({ version: '2.4.2', bootCount: 1 });
   });
 
+  it('refuses, as esp_ota_end does, an image with a broken checksum and one built for another chip', async () => {
+    const broken = Buffer.from(NEW_IMAGE);
+    broken[1000]! ^= 0x01; // a code byte: the checksum no longer matches
+    const failures: string[] = [];
+    device.on('upgrade', (e) => {
+      if (e.phase === 'failed') failures.push(e.reason);
+    });
+    await h.sendMcp(
+      device,
+      toolCall(1, 'self.upgrade_firmware', { url: h.ota.serveFirmware('bad.bin', broken) }),
+    );
+    await waitFor(() => replyWithId(h.mcpPayloads(device), 1));
+    const c3 = buildAppImage({ version: '2.5.0' }, 4096, { chipId: 5 });
+    await h.sendMcp(device, toolCall(2, 'self.upgrade_firmware', { url: h.ota.serveFirmware('c3.bin', c3) }));
+    await waitFor(() => replyWithId(h.mcpPayloads(device), 2));
+    expect(failures).toEqual([expect.stringMatching(/checksum/), expect.stringMatching(/esp32c3/)]);
+    expect(device).toMatchObject({ version: '2.4.2', bootCount: 1 });
+  });
+
   it('keeps the old version when the fault knob fails the download', async () => {
     device.setFaults({ failUpgrades: true });
     const url = h.ota.serveFirmware('fw.bin', NEW_IMAGE);

@@ -37,3 +37,4 @@ export {
   type SealLinkFields,
 } from './seal-check';
 export * from './platform-events';
+export { regressesFrom, mayRevealRegression } from './upgrade-regression';

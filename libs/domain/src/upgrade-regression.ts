@@ -1,0 +1,24 @@
+import { compareFirmwareVersions } from '@fleet/protocol';
+
+/**
+ * DESIGN §5: a device that later reports an older version than a verified upgrade reached has regressed (a
+ * bootloader rollback of an image that never confirmed itself, xiaozhi §4.3; a reflash). Versions are ordered as
+ * the device orders them (xiaozhi §4.3); a version the device could not compare proves nothing either way.
+ */
+export function regressesFrom(reached: string, reported: string): boolean {
+  return compareFirmwareVersions(reported, reached) === -1;
+}
+
+/**
+ * Whether a report is worth looking up verified upgrades for: only a version lower than what the device ran
+ * before can be one (every other check-in costs nothing more). A device whose previous version is unknown is
+ * looked up too.
+ */
+export function mayRevealRegression(
+  previous: string | null | undefined,
+  reported: string | undefined,
+): boolean {
+  if (reported === undefined) return false;
+  if (previous === null || previous === undefined) return true;
+  return regressesFrom(previous, reported);
+}

@@ -20,7 +20,7 @@ describe('the upgrade regression watch', () => {
     pool = new Pool({ connectionString: db.url, max: 2 });
     watch = new UpgradeRegressionWatch(
       new UpgradeRegressionRepository(createDatabase(pool)),
-      { notify: async (event, payload) => notices.push({ event, payload }) },
+      { notify: (event, payload) => Promise.resolve(notices.push({ event, payload })) },
       createLogger('test', 'silent'),
       (o) => outcomes.push(o),
     );

@@ -37,4 +37,3 @@ export {
   type SealLinkFields,
 } from './seal-check';
 export * from './platform-events';
-export { regressesFrom, mayRevealRegression } from './upgrade-regression';

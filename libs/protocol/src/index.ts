@@ -122,6 +122,7 @@ export * from './ota/response';
 export * from './ota/activation';
 
 export * from './firmware-version';
+export { regressesFrom, mayRevealRegression } from './upgrade-regression';
 
 // ESP-IDF application images: verified as the bootloader verifies them, and built for tests and the simulator
 export * from './esp-image';

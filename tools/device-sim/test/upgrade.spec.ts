@@ -124,6 +124,23 @@ describe('self.upgrade_firmware on a simulated device', () => {
     expect(device).toMatchObject({ version: '2.4.2', otaLabel: 'ota_0' });
     expect(device.stats).toMatchObject({ crashes: 1, rollbacks: 1 });
   });
+
+  it('runs an image that never confirms itself until a later reboot, which rolls it back', async () => {
+    device.setFaults({ rollbackUpgrades: 'unconfirmed' });
+    const url = h.ota.serveFirmware('fw.bin', NEW_IMAGE);
+    await h.sendMcp(device, toolCall(1, 'self.upgrade_firmware', { url }));
+    await h.waitOnline(device, 2);
+    expect(device).toMatchObject({ version: '2.5.0', otaLabel: 'ota_1' });
+    device.reboot();
+    await h.waitOnline(device, 3);
+    expect(device).toMatchObject({ version: '2.4.2', otaLabel: 'ota_0' });
+    expect(h.ota.checkIns.map((c) => c.headers['user-agent'])).toEqual([
+      'bread-compact-wifi/2.4.2',
+      'bread-compact-wifi/2.5.0',
+      'bread-compact-wifi/2.4.2',
+    ]);
+    expect(device.stats).toMatchObject({ rollbacks: 1, crashes: 0 });
+  });
 });
 
 describe('an upgrade offered in the OTA answer', () => {

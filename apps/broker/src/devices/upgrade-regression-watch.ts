@@ -1,5 +1,4 @@
-import { mayRevealRegression, regressesFrom } from '@fleet/domain';
-import type { Mac } from '@fleet/protocol';
+import { mayRevealRegression, regressesFrom, type Mac } from '@fleet/protocol';
 import type { Logger } from '@fleet/telemetry';
 import type { UpgradeRegressionRepository } from './upgrade-regression-repository';
 

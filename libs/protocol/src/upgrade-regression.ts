@@ -1,4 +1,4 @@
-import { compareFirmwareVersions } from '@fleet/protocol';
+import { compareFirmwareVersions } from './firmware-version';
 
 /**
  * DESIGN §5: a device that later reports an older version than a verified upgrade reached has regressed (a

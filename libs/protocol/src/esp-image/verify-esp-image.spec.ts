@@ -130,6 +130,18 @@ describe('verifying an ESP app image as the bootloader does', () => {
     expect(verifyEspImage(resealEspImage(bytes))).toMatchObject({ ok: true, value: { version: '2.6.0' } });
   });
 
+  it('computes the same checksum whether or not the image sits word-aligned in memory', () => {
+    const bytes = image({ size: 8192 });
+    const unaligned = Buffer.concat([Buffer.alloc(1), bytes]).subarray(1);
+    expect(unaligned.byteOffset % 4).not.toBe(0);
+    expect(verifyEspImage(unaligned)).toMatchObject({
+      ok: true,
+      value: { checksum: bytes[bytes.length - 33] },
+    });
+    unaligned[5000]! ^= 0x10;
+    expect(verifyEspImage(unaligned)).toMatchObject({ ok: false, error: { kind: 'checksum' } });
+  });
+
   it('ignores bytes after the image, as the bootloader ignores the rest of the partition', () => {
     const bytes = Buffer.concat([image(), Buffer.alloc(100, 0xff)]);
     expect(verifyEspImage(bytes)).toMatchObject({ ok: true, value: { imageLength: bytes.length - 100 } });

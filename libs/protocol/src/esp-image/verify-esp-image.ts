@@ -119,7 +119,7 @@ export function verifyEspImage(data: Uint8Array): Result<EspImage, EspImageFailu
     );
   }
   let checksum = CHECKSUM_SEED;
-  for (const s of segments) for (let i = s.offset; i < s.offset + s.length; i++) checksum ^= bytes[i]!;
+  for (const s of segments) checksum = xorInto(checksum, bytes, s.offset, s.offset + s.length);
   const stored = bytes[checksummed - 1]!;
   if (stored !== checksum) {
     return err(
@@ -288,6 +288,25 @@ function readAppDescriptor(bytes: Buffer, first: EspImageSegment): Result<Descri
       .subarray(APP_DESC_OFFSET + shaOffset, APP_DESC_OFFSET + shaOffset + shaLength)
       .toString('hex'),
   });
+}
+
+/**
+ * The bootloader XORs 32-bit words and folds the result to a byte; that equals XOR over the bytes. Words are
+ * read where the bytes are 4-aligned in memory (a 4 MB image in a fraction of the time of a byte loop).
+ */
+function xorInto(seed: number, bytes: Buffer, start: number, end: number): number {
+  let at = start;
+  let byte = seed;
+  const absolute = bytes.byteOffset + start;
+  if (absolute % 4 === 0) {
+    const words = new Uint32Array(bytes.buffer, absolute, (end - start) >>> 2);
+    let word = 0;
+    for (let i = 0; i < words.length; i++) word ^= words[i]!;
+    byte ^= (word ^ (word >>> 8) ^ (word >>> 16) ^ (word >>> 24)) & 0xff;
+    at += words.length * 4;
+  }
+  for (; at < end; at++) byte ^= bytes[at]!;
+  return byte;
 }
 
 /** A NUL-terminated char[n] of printable ASCII (undefined when it holds anything else). */

@@ -14,9 +14,9 @@ describe('regressions after an upgrade', () => {
     expect(regressesFrom('2.5.0', 'beta')).toBe(false);
   });
 
-  it('looks a report up only when it is lower than what the device ran, or that is unknown', () => {
+  it('looks a report up only when it is lower than what the device ran before', () => {
     expect(mayRevealRegression('2.5.0', '2.4.2')).toBe(true);
-    expect(mayRevealRegression(null, '2.4.2')).toBe(true);
+    expect(mayRevealRegression(null, '2.4.2')).toBe(false);
     expect(mayRevealRegression('2.5.0', '2.5.0')).toBe(false);
     expect(mayRevealRegression('2.4.2', '2.5.0')).toBe(false);
     expect(mayRevealRegression('2.5.0', undefined)).toBe(false);

@@ -11,14 +11,13 @@ export function regressesFrom(reached: string, reported: string): boolean {
 
 /**
  * Whether a report is worth looking up verified upgrades for: only a version lower than what the device ran
- * before can be one (every other check-in costs nothing more). A device whose previous version is unknown is
- * looked up too.
+ * before can be one, so every other check-in costs nothing more. A device with no version on record has never
+ * checked in, so no upgrade of it can have been verified (the first boots of a new fleet query nothing).
  */
 export function mayRevealRegression(
   previous: string | null | undefined,
   reported: string | undefined,
 ): boolean {
-  if (reported === undefined) return false;
-  if (previous === null || previous === undefined) return true;
+  if (reported === undefined || previous === null || previous === undefined) return false;
   return regressesFrom(previous, reported);
 }

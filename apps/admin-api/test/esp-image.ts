@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { buildEspImage as buildImage } from '@fleet/protocol';
 
 /**
- * A synthetic ESP-IDF application image: esp_image_header_t, one segment header, esp_app_desc_t at offset 32
- * (esp_app_format.h), and some payload. Enough for the registry's parser; no device would boot it.
+ * A synthetic ESP-IDF application image for the registry's tests: the real layout with a correct checksum and
+ * appended SHA-256 (libs/protocol buildEspImage), so only what a test breaks on purpose is wrong.
  */
 export function buildEspImage(
   opts: {
@@ -12,25 +13,23 @@ export function buildEspImage(
     magic?: number;
     descMagic?: number;
     size?: number;
+    flashSize?: number;
+    hashAppended?: boolean;
   } = {},
 ): Buffer {
-  const image = Buffer.alloc(opts.size ?? 4096);
-  image[0] = opts.magic ?? 0xe9;
-  image[1] = 3; // segment count
-  image.writeUInt16LE(opts.chipId ?? 9, 12); // esp32s3
-  image.writeUInt32LE(0x3c000020, 24); // first segment: load address
-  image.writeUInt32LE(256, 28); // ...and length
-  const desc = 32;
-  image.writeUInt32LE(opts.descMagic ?? 0xabcd5432, desc);
-  image.write(opts.version ?? '1.7.2', desc + 16, 32, 'ascii');
-  image.write(opts.project ?? 'xiaozhi', desc + 48, 32, 'ascii');
-  image.write('12:00:00', desc + 80, 16, 'ascii');
-  image.write('Jan  1 2026', desc + 96, 16, 'ascii');
-  image.write('v5.4.1', desc + 112, 32, 'ascii');
-  createHash('sha256')
-    .update('elf')
-    .digest()
-    .copy(image, desc + 144);
-  image.fill(0x5a, 512); // "code"
-  return image;
+  return buildImage({
+    version: opts.version ?? '1.7.2',
+    projectName: opts.project ?? 'xiaozhi',
+    compileTime: '12:00:00',
+    compileDate: 'Jan  1 2026',
+    idfVersion: 'v5.4.1',
+    elfSha256: createHash('sha256').update('elf').digest('hex'),
+    chipId: opts.chipId ?? 9,
+    segments: 3,
+    size: opts.size ?? 4096,
+    ...(opts.magic !== undefined ? { magic: opts.magic } : {}),
+    ...(opts.descMagic !== undefined ? { descMagic: opts.descMagic } : {}),
+    ...(opts.flashSize !== undefined ? { flashSize: opts.flashSize } : {}),
+    ...(opts.hashAppended !== undefined ? { hashAppended: opts.hashAppended } : {}),
+  });
 }

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { createDatabase, createPgPool, postgresHealthCheck } from '@fleet/db';
+import { WebhookNotifier } from '@fleet/platform-client';
 import { createRedis, publishControl, redisHealthCheck, watchRedis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
@@ -12,6 +13,8 @@ import { defaultLinkUrl, type BrokerConfig } from './config';
 import { registerDeviceHttp } from './device-http/device-http-routes';
 import { FirmwareImages } from './device-http/firmware-images';
 import { OtaCheckInService } from './device-http/ota-check-in';
+import { UpgradeRegressionRepository } from './devices/upgrade-regression-repository';
+import { UpgradeRegressionWatch } from './devices/upgrade-regression-watch';
 import { DeviceRepository } from './devices/device-repository';
 import { startListenAiLink } from './listenai-link/listenai-link';
 import { closeAedes, createAedes } from './mqtt/aedes-factory';
@@ -226,7 +229,15 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       activationMessage: 'Activate this device in the console',
       challengeTtlMs: 10 * 60_000,
     };
-    const checkIns = new OtaCheckInService({ devices, serialKeys, challenges }, otaSettings);
+    const webhooks = new WebhookNotifier(pool, redis, config.QUEUE_PREFIX);
+    stack.push('webhook queue', () => webhooks.close());
+    const regressions = new UpgradeRegressionWatch(
+      new UpgradeRegressionRepository(db),
+      webhooks,
+      logger,
+      (outcome) => metrics.upgradeRegressionChecks.inc({ outcome }),
+    );
+    const checkIns = new OtaCheckInService({ devices, serialKeys, challenges, regressions }, otaSettings);
     const activation = new ActivationService(
       devices,
       challenges,

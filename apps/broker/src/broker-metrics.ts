@@ -32,6 +32,12 @@ export function createBrokerMetrics(registry: Registry) {
       labelNames: ['reason'],
       registers,
     }),
+    upgradeRegressionChecks: new Counter({
+      name: 'broker_upgrade_regression_checks_total',
+      help: 'Check-in versions held against verified upgrades (DESIGN §5), by outcome: recorded is a new regression',
+      labelNames: ['outcome'],
+      registers,
+    }),
     authFailures: new Counter({
       name: 'broker_auth_failures_total',
       help: 'Refused MQTT CONNECTs by reason',

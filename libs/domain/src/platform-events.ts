@@ -57,11 +57,15 @@ export const platformEventSchema = z.discriminatedUnion('type', [
 ]);
 export type PlatformEvent = z.infer<typeof platformEventSchema>;
 
-/** Webhook event names (DESIGN §3: an approval waits, a campaign pauses or aborts, devices drop offline in numbers). */
+/**
+ * Webhook event names (DESIGN §3: an approval waits, a campaign pauses or aborts, devices drop offline in numbers;
+ * §5: a device came back older than a verified upgrade left it).
+ */
 export const WEBHOOK_EVENTS = [
   'approval.waiting',
   'campaign.paused',
   'campaign.aborted',
   'fleet.offline_surge',
+  'upgrade.regressed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

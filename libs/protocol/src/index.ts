@@ -1,4 +1,4 @@
-// @fleet/protocol: pure wire code (DESIGN §2). No I/O; node:crypto only for HMAC and AES.
+// @fleet/protocol: pure wire code (DESIGN §2). No I/O; node:crypto only for HMAC, AES and SHA-256.
 
 export { ok, err, assertNever, type Result, type ProtocolError } from './result';
 
@@ -122,4 +122,8 @@ export * from './ota/response';
 export * from './ota/activation';
 
 export * from './firmware-version';
+export { regressesFrom, mayRevealRegression } from './upgrade-regression';
+
+// ESP-IDF application images: verified as the bootloader verifies them, and built for tests and the simulator
+export * from './esp-image';
 export * from './uplink-wrapper';

@@ -68,6 +68,25 @@ describe('self.upgrade_firmware on a simulated device', () => {
     expect(device).toMatchObject({ version: '2.4.2', bootCount: 1 });
   });
 
+  it('refuses, as esp_ota_end does, an image with a broken checksum and one built for another chip', async () => {
+    const broken = Buffer.from(NEW_IMAGE);
+    broken[1000]! ^= 0x01; // a code byte: the checksum no longer matches
+    const failures: string[] = [];
+    device.on('upgrade', (e) => {
+      if (e.phase === 'failed') failures.push(e.reason);
+    });
+    await h.sendMcp(
+      device,
+      toolCall(1, 'self.upgrade_firmware', { url: h.ota.serveFirmware('bad.bin', broken) }),
+    );
+    await waitFor(() => replyWithId(h.mcpPayloads(device), 1));
+    const c3 = buildAppImage({ version: '2.5.0' }, 4096, { chipId: 5 });
+    await h.sendMcp(device, toolCall(2, 'self.upgrade_firmware', { url: h.ota.serveFirmware('c3.bin', c3) }));
+    await waitFor(() => replyWithId(h.mcpPayloads(device), 2));
+    expect(failures).toEqual([expect.stringMatching(/checksum/), expect.stringMatching(/esp32c3/)]);
+    expect(device).toMatchObject({ version: '2.4.2', bootCount: 1 });
+  });
+
   it('keeps the old version when the fault knob fails the download', async () => {
     device.setFaults({ failUpgrades: true });
     const url = h.ota.serveFirmware('fw.bin', NEW_IMAGE);
@@ -104,6 +123,23 @@ describe('self.upgrade_firmware on a simulated device', () => {
     expect(h.ota.checkIns[1]!.headers['user-agent']).toBe('bread-compact-wifi/2.5.0');
     expect(device).toMatchObject({ version: '2.4.2', otaLabel: 'ota_0' });
     expect(device.stats).toMatchObject({ crashes: 1, rollbacks: 1 });
+  });
+
+  it('runs an image that never confirms itself until a later reboot, which rolls it back', async () => {
+    device.setFaults({ rollbackUpgrades: 'unconfirmed' });
+    const url = h.ota.serveFirmware('fw.bin', NEW_IMAGE);
+    await h.sendMcp(device, toolCall(1, 'self.upgrade_firmware', { url }));
+    await h.waitOnline(device, 2);
+    expect(device).toMatchObject({ version: '2.5.0', otaLabel: 'ota_1' });
+    device.reboot();
+    await h.waitOnline(device, 3);
+    expect(device).toMatchObject({ version: '2.4.2', otaLabel: 'ota_0' });
+    expect(h.ota.checkIns.map((c) => c.headers['user-agent'])).toEqual([
+      'bread-compact-wifi/2.4.2',
+      'bread-compact-wifi/2.5.0',
+      'bread-compact-wifi/2.4.2',
+    ]);
+    expect(device.stats).toMatchObject({ rollbacks: 1, crashes: 0 });
   });
 });
 

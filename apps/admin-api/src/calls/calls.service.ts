@@ -8,8 +8,14 @@ import { toPage, type Page } from '../http/cursor';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
 import type { CallCreatedView, CallListQuery, CreateCallBody } from './calls.schemas';
 import { evidenceView, type EvidenceView } from './evidence-view';
+import { UpgradeRegressionRepository, type RolledBackLater } from './upgrade-regression.repository';
 
-export type CallView = CallRow & { verdictMeaning: string | null; evidence: EvidenceView };
+export type CallView = CallRow & {
+  verdictMeaning: string | null;
+  evidence: EvidenceView;
+  /** DESIGN §5: a verified upgrade the device later came back from on an older version (null: none seen). */
+  rolledBackLater: RolledBackLater | null;
+};
 
 /**
  * An operator's calls. The API only asks (CallRequests writes the call row, and for a user-only tool its
@@ -21,6 +27,7 @@ export type CallView = CallRow & { verdictMeaning: string | null; evidence: Evid
 export class CallsService {
   constructor(
     private readonly calls: CallsRepository,
+    private readonly regressions: UpgradeRegressionRepository,
     private readonly requests: CallRequests,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
@@ -69,11 +76,15 @@ export class CallsService {
   async get(id: string): Promise<CallView> {
     const call = await this.calls.get(id);
     if (!call) throw notFound('call', id);
-    const rows = await this.calls.evidence(id);
+    const [rows, rolledBackLater] = await Promise.all([
+      this.calls.evidence(id),
+      call.tool === 'self.upgrade_firmware' ? this.regressions.ofCall(id) : Promise.resolve(null),
+    ]);
     return {
       ...call,
       verdictMeaning: call.verdict ? VERDICT_MEANING[call.verdict as Verdict] : null,
       evidence: evidenceView(rows),
+      rolledBackLater,
     };
   }
 

@@ -19,7 +19,8 @@ export class FirmwareController {
   @Idempotent()
   @Audited('firmware.upload', 'firmware')
   @Doc({
-    summary: 'Upload a firmware image (.bin); its ESP app descriptor is parsed and checked',
+    summary:
+      'Upload a firmware image (.bin); verified as the bootloader does (segments, checksum, SHA-256, descriptor) and against the boards',
     rawBody: {
       contentType: 'application/octet-stream',
       description: 'the application image as built (xiaozhi.bin)',

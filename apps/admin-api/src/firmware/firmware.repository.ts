@@ -53,20 +53,4 @@ export class FirmwareRepository {
       return tx.firmware.create({ data: { ...meta, size: data.length }, select: COLUMNS });
     });
   }
-
-  /** The chips devices of these boards report at check-in (`chip_model_name`), per board. */
-  async chipsOfBoards(boards: string[]): Promise<Map<string, Set<string>>> {
-    const rows = await this.prisma.client.device.groupBy({
-      by: ['board', 'chipModel'],
-      where: { board: { in: boards }, chipModel: { not: null } },
-    });
-    const chips = new Map<string, Set<string>>();
-    for (const row of rows) {
-      if (!row.board || !row.chipModel) continue;
-      const set = chips.get(row.board) ?? new Set<string>();
-      set.add(row.chipModel);
-      chips.set(row.board, set);
-    }
-    return chips;
-  }
 }

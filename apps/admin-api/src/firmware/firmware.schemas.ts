@@ -49,5 +49,14 @@ export type FirmwareView = z.infer<typeof firmwareView>;
 export const uploadedView = firmwareView.extend({
   created: z.boolean().describe('false: these bytes were already registered'),
   idfVersion: z.string().optional(),
+  flash: z
+    .object({
+      mode: z.string().nullable().describe('qio, qout, dio, dout, fast_read, slow_read'),
+      freqCode: z.int().describe('esp_image_spi_freq_t, whose meaning depends on the chip'),
+      sizeBytes: z.int().nullable(),
+    })
+    .optional()
+    .describe("the image header's flash settings"),
+  hashAppended: z.boolean().optional().describe('the image carries the SHA-256 the bootloader checks'),
   warnings: z.array(z.string()),
 });

@@ -58,6 +58,56 @@ describe('the firmware registry', () => {
     expect(r.body).toMatchObject({ code: 'not_an_esp_image', message: expect.stringMatching(/0xe9/) });
   });
 
+  it('refuses an image whose segment checksum is broken, saying which check failed with expected and found', async () => {
+    const image = buildEspImage({ version: '1.8.1', hashAppended: false });
+    const stored = image[image.length - 1]!;
+    image[image.length - 1] = stored ^ 0x5a;
+    const r = await upload(image, 'bread-compact-wifi');
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({
+      code: 'image_corrupt',
+      message: expect.stringMatching(/checksum/),
+      failed: {
+        check: 'checksum',
+        expected: `0x${stored.toString(16).padStart(2, '0')}`,
+        found: `0x${(stored ^ 0x5a).toString(16).padStart(2, '0')}`,
+      },
+    });
+    const none = await h.pool.query(`SELECT count(*)::int AS n FROM firmware WHERE version = '1.8.1'`);
+    expect(none.rows[0].n).toBe(0);
+  });
+
+  it('refuses an image whose appended SHA-256 does not match, and one cut short inside a segment', async () => {
+    const image = buildEspImage({ version: '1.8.2' });
+    image[image.length - 3]! ^= 0x01;
+    const hash = await upload(image, 'bread-compact-wifi');
+    expect(hash.status).toBe(422);
+    expect(hash.body).toMatchObject({ code: 'image_corrupt', failed: { check: 'sha256' } });
+    const cut = await upload(buildEspImage({ version: '1.8.2' }).subarray(0, 1500), 'bread-compact-wifi');
+    expect(cut.status).toBe(422);
+    expect(cut.body).toMatchObject({
+      code: 'image_corrupt',
+      failed: { check: 'segment_bounds', found: '1500' },
+    });
+  });
+
+  it("refuses an image whose header claims more flash than a board's devices reported at boot", async () => {
+    const [mac] = await insertDevices(h.pool, 1, { start: 200, board: 'small-flash-board', chip: 'esp32s3' });
+    await h.pool.query(
+      `INSERT INTO boot_report (device_id, client_id, body) VALUES ($1, 'client-200', '{"flash_size":4194304}')`,
+      [mac],
+    );
+    const big = await upload(buildEspImage({ version: '1.8.3', flashSize: 4 }), 'small-flash-board');
+    expect(big.status).toBe(422);
+    expect(big.body).toMatchObject({
+      code: 'flash_size_mismatch',
+      failed: { check: 'flash_size', expected: 'at most 4 MB', found: '16 MB' },
+    });
+    const fits = await upload(buildEspImage({ version: '1.8.3', flashSize: 2 }), 'small-flash-board');
+    expect(fits.status).toBe(201);
+    expect(fits.body).toMatchObject({ flash: { mode: 'dio', sizeBytes: 4194304 }, hashAppended: true });
+  });
+
   it('refuses a version a device would crash comparing', async () => {
     const r = await upload(buildEspImage({ version: '1.8.0-rc1' }), 'bread-compact-wifi');
     expect(r.status).toBe(422);
@@ -70,6 +120,7 @@ describe('the firmware registry', () => {
     const r = await upload(buildEspImage({ version: '1.9.0', chipId: 9 }), 'bread-compact-wifi,esp32c3-mini');
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ code: 'chip_mismatch', issues: [{ field: 'query.boards' }] });
+    expect(r.body.failed).toEqual({ check: 'chip', expected: 'ESP32-C3', found: 'esp32s3' });
     const c3 = await upload(buildEspImage({ version: '1.9.0', chipId: 5 }), 'esp32c3-mini');
     expect(c3.status).toBe(201);
   });

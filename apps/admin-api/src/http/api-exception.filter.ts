@@ -1,7 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from '@fleet/telemetry';
-import { ApiError } from './api-error';
+import { ApiError, type FailedCheck } from './api-error';
 import { unavailableDependency, type Dependency } from './dependency-errors';
 
 /** Seconds a client is told to wait before trying again while a dependency is down. */
@@ -18,6 +18,8 @@ export interface ErrorBody {
   issues?: { field: string; message: string }[];
   /** On a 503: what the API could not reach (`postgres`, `redis`). */
   dependency?: Dependency;
+  /** On a 422 from a check with a measurable answer (a firmware image's checksum): expected vs found. */
+  failed?: FailedCheck;
 }
 
 /**
@@ -60,6 +62,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         code: exception.code,
         message: exception.message,
         ...(exception.issues ? { issues: exception.issues } : {}),
+        ...(exception.failed ? { failed: exception.failed } : {}),
       };
     }
     if (exception instanceof HttpException) {

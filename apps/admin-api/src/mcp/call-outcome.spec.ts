@@ -33,6 +33,7 @@ function callView(overrides: Partial<CallView> = {}): CallView {
     approval: null,
     prerequisites: [],
     verdictMeaning: null,
+    rolledBackLater: null,
     evidence: {
       complete: false,
       missing: ['discovery', 'decision', 'parameters', 'response', 'effect'],

@@ -17,6 +17,10 @@ const errorSchema = z.object({
   code: z.string().describe('stable, for programs: validation_failed, not_found, four_eyes, ...'),
   message: z.string().describe('for people; names the field at fault'),
   issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  failed: z
+    .object({ check: z.string(), expected: z.string(), found: z.string() })
+    .optional()
+    .describe('which check refused the input, with what it expected and what it found'),
 });
 
 /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EVIDENCE_STAGES } from '@fleet/domain';
 import { AuditReportRepository, type LedgerRow, type Period } from './audit-report.repository';
 import type { CsvSection } from './reports.schemas';
+import { UpgradeRegressionsRepository, type RegressionLine } from './upgrade-regressions.repository';
 
 /** Lists in the JSON report stop here (with `truncated`); the CSV has no limit. */
 const JSON_LIST_LIMIT = 1_000;
@@ -31,6 +32,8 @@ export const LEDGER_COLUMNS = [
   'evidence_missing',
   // The call's seal link in its device's chain: the line is the one the signed JSON export vouches for.
   'seal_hash',
+  // DESIGN §5: a verified upgrade the device later came back from on an older version (the verdict stays).
+  'rolled_back_later',
 ] as const;
 
 /**
@@ -39,16 +42,20 @@ export const LEDGER_COLUMNS = [
  */
 @Injectable()
 export class AuditReportService {
-  constructor(private readonly report: AuditReportRepository) {}
+  constructor(
+    private readonly report: AuditReportRepository,
+    private readonly regressions: UpgradeRegressionsRepository,
+  ) {}
 
   async json(p: Period) {
-    const [calls, approvals, campaigns, unverified, incomplete, sealed] = await Promise.all([
+    const [calls, approvals, campaigns, unverified, incomplete, sealed, regressions] = await Promise.all([
       this.report.callCounts(p),
       this.report.approvals(p, JSON_LIST_LIMIT + 1),
       this.report.campaigns(p, JSON_LIST_LIMIT + 1),
       this.report.unverified(p, JSON_LIST_LIMIT),
       this.report.incomplete(p, JSON_LIST_LIMIT),
       this.report.sealedCalls(p),
+      this.regressions.ofPeriod(p, JSON_LIST_LIMIT),
     ]);
     const incompleteTotal = incomplete[0]?.total ?? 0;
     return {
@@ -77,6 +84,11 @@ export class AuditReportService {
         total: unverified[0]?.total ?? 0,
         items: unverified.map(({ total: _t, ...c }) => c),
         truncated: (unverified[0]?.total ?? 0) > unverified.length,
+      },
+      rolledBackLater: {
+        total: regressions.total,
+        items: regressions.items,
+        truncated: regressions.total > regressions.items.length,
       },
       evidenceCompleteness: {
         sealedCalls: sealed,
@@ -113,7 +125,10 @@ export class AuditReportService {
     let after: { createdAt: Date; id: string } | undefined;
     for (;;) {
       const page = await this.report.ledger(p, LEDGER_PAGE, after);
-      for (const row of page) yield ledgerLine(row);
+      const regressions = await this.regressions.ofCalls(
+        page.filter((r) => r.tool === 'self.upgrade_firmware').map((r) => r.callId),
+      );
+      for (const row of page) yield ledgerLine(row, regressions.get(row.callId));
       const last = page[page.length - 1];
       if (!last || page.length < LEDGER_PAGE) return;
       after = { createdAt: last.createdAt, id: last.callId };
@@ -121,7 +136,10 @@ export class AuditReportService {
   }
 }
 
-function ledgerLine(r: LedgerRow): Record<(typeof LEDGER_COLUMNS)[number], unknown> {
+function ledgerLine(
+  r: LedgerRow,
+  regression?: RegressionLine,
+): Record<(typeof LEDGER_COLUMNS)[number], unknown> {
   const stages = r.stages ?? [];
   return {
     call_id: r.callId,
@@ -146,6 +164,9 @@ function ledgerLine(r: LedgerRow): Record<(typeof LEDGER_COLUMNS)[number], unkno
     evidence_rows: stages.length,
     evidence_missing: EVIDENCE_STAGES.filter((s) => !stages.includes(s)).join(';'),
     seal_hash: r.sealHash ?? '',
+    rolled_back_later: regression
+      ? `${regression.reportedVersion} (after ${regression.reachedVersion}, ${regression.detectedAt.toISOString()})`
+      : '',
   };
 }
 

@@ -7,12 +7,14 @@ import { AuditSigner } from './audit-signer';
 import { IntegrityRepository } from './integrity.repository';
 import { IntegrityService } from './integrity.service';
 import { ReportsController } from './reports.controller';
+import { UpgradeRegressionsRepository } from './upgrade-regressions.repository';
 
 @Module({
   controllers: [ReportsController],
   providers: [
     AuditReportService,
     AuditReportRepository,
+    UpgradeRegressionsRepository,
     AuditExportService,
     AuditExportRepository,
     AuditSigner,

@@ -12,6 +12,7 @@ import type { ActivationChallengesRepository } from '../activation/activation-ch
 import type { SerialKeysRepository } from '../activation/serial-keys.repository';
 import type { BootFacts, DeviceRecord, DeviceRepository } from '../devices/device-repository';
 import { issueCredentials } from './device-credentials';
+import type { UpgradeRegressionWatch } from '../devices/upgrade-regression-watch';
 import { decideIdentity, identityChangesOf, sameIdentity, type IdentityClaim } from './identity-decision';
 
 export interface OtaSettings {
@@ -45,12 +46,20 @@ export type CheckInResult =
   | { status: 200; body: OtaResponse; outcome: CheckInOutcome; checkIn: OtaCheckIn; deviceId: string };
 
 /** What the boot report of this answer records, if anything (a device that is not registered has no row). */
-type BootRecord = 'none' | 'report' | Pick<BootFacts, 'issuedMqttClientIdHash' | 'identityChanges'>;
+type BootRecord =
+  | 'none'
+  | 'report'
+  | (Pick<BootFacts, 'issuedMqttClientIdHash' | 'identityChanges'> & {
+      /** What the device row said it ran before this check-in (for the regression watch). */
+      previousVersion?: string | null;
+    });
 
 export interface CheckInDeps {
   devices: DeviceRepository;
   serialKeys: SerialKeysRepository;
   challenges: ActivationChallengesRepository;
+  /** DESIGN §5: each reported version is held against the upgrades verified before it. */
+  regressions?: Pick<UpgradeRegressionWatch, 'seen'>;
 }
 
 /**
@@ -157,6 +166,7 @@ export class OtaCheckInService {
         ...(firmware ? { firmware } : {}),
       },
       {
+        previousVersion: device.firmwareVersion,
         issuedMqttClientIdHash: issuedHash,
         identityChanges: identityChangesOf(device, {
           board: checkIn.boardType,
@@ -245,6 +255,7 @@ export class OtaCheckInService {
       ? checkIn.complaints
       : [...checkIn.complaints, { field: 'answer', problem: built.error.message }];
     if (checkIn.uuid && record !== 'none') {
+      const { previousVersion, ...facts } = record === 'report' ? { previousVersion: undefined } : record;
       // Only a check-in of the bound identity (one that gets an answer meant for it) updates the device row.
       await this.deps.devices.recordBoot({
         mac,
@@ -260,8 +271,18 @@ export class OtaCheckInService {
         complaints,
         firmwareOffered,
         updatesDevice: record !== 'report',
-        ...(record === 'report' ? {} : record),
+        ...facts,
       });
+      if (record !== 'report' && previousVersion !== undefined) {
+        // Not awaited: the device's answer does not wait for the lookup (rare: only a version drop queries).
+        void this.deps.regressions?.seen({
+          mac,
+          previousVersion,
+          reportedVersion: checkIn.firmwareVersion,
+          reportedOtaLabel: checkIn.otaLabel,
+          at: new Date(),
+        });
+      }
     }
     return { status: 200, body, outcome, checkIn, deviceId: mac };
   }

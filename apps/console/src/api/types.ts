@@ -288,6 +288,14 @@ export interface Call extends CallSummary {
   } | null;
   prerequisites: { id: string; tool: string; state: CallState; verdict: Verdict | null }[];
   evidence: { complete: boolean; missing: EvidenceStage[]; rows: EvidenceRow[] };
+  /** DESIGN §5: the device later came back on an older version than this upgrade reached. */
+  rolledBackLater?: {
+    reachedVersion: string;
+    reportedVersion: string;
+    reportedOtaLabel: string | null;
+    bootReportId: string | null;
+    detectedAt: string;
+  } | null;
 }
 
 export interface CallCreated {

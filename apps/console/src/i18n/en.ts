@@ -176,6 +176,8 @@ export const en = {
   'call.arguments': 'Exact arguments',
   'call.prerequisites': 'Run first, as the ordering rules asked:',
   'call.meaning': 'What the verdict means: {meaning}.',
+  'call.rolled_back_later':
+    'Rolled back later: the device came back running {reported}, older than the {reached} this upgrade reached. The verdict stays as sealed.',
   'call.people': 'Who asked, who decided',
   'call.asked_by': 'Requested by',
   'call.campaign': 'Campaign',

@@ -172,6 +172,8 @@ export const zh: Messages = {
   'call.arguments': '确切参数',
   'call.prerequisites': '按顺序规则先执行了：',
   'call.meaning': '结论含义：{meaning}。',
+  'call.rolled_back_later':
+    '之后已回滚：设备重新上线时运行 {reported}，低于本次升级达到的 {reached}。结论保持封存时的样子。',
   'call.people': '发起人与审批人',
   'call.asked_by': '发起人',
   'call.campaign': '批量任务',

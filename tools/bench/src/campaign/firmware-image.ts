@@ -4,13 +4,10 @@ import { buildAppImage } from '@fleet/device-sim';
 const ESP32S3 = 0x0009;
 
 /**
- * A small firmware image in the real ESP-IDF layout (the simulator's builder: magic 0xE9, esp_app_desc_t at 32),
- * with the chip id the registry checks against what the devices report. Real images are 2–4 MB; the benchmark
- * measures the platform, not the bytes, and says so.
+ * A small firmware image in the real ESP-IDF layout (the simulator's builder: three segments, the descriptor at
+ * 32, a real checksum and appended SHA-256), for the chip the registry checks against what the devices report.
+ * Real images are 2–4 MB; the benchmark measures the platform, not the bytes, and says so.
  */
 export function benchFirmwareImage(version: string, bytes: number): Buffer {
-  const image = buildAppImage({ version }, bytes);
-  image[1] = 3; // segment count, as a real image has
-  image.writeUInt16LE(ESP32S3, 12);
-  return image;
+  return buildAppImage({ version }, bytes, { chipId: ESP32S3 });
 }

@@ -75,7 +75,8 @@ Faults (fleet-wide; change them later by writing {"faults":{...}} lines to stdin
   --lie                    state-changing tools answer "true" and change nothing
   --broken-json P          send this share of MCP replies cut short
   --fail-upgrades          firmware downloads fail
-  --rollback-upgrades W    new images crash (before-check-in | after-check-in) and roll back
+  --rollback-upgrades W    new images crash (before-check-in | after-check-in) and roll back, or never
+                           confirm themselves (unconfirmed) and roll back at the next reboot
   --flap-every MS          drop the MQTT connection about this often (no boot, no check-in)
 `;
 
@@ -221,6 +222,6 @@ function hostPort(text: string): { host: string; port: number } {
 }
 
 function crashStage(text: string): ImageCrash {
-  if (text === 'before-check-in' || text === 'after-check-in') return text;
-  throw new Error('--rollback-upgrades must be before-check-in or after-check-in');
+  if (text === 'before-check-in' || text === 'after-check-in' || text === 'unconfirmed') return text;
+  throw new Error('--rollback-upgrades must be before-check-in, after-check-in or unconfirmed');
 }

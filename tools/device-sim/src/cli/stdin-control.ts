@@ -9,7 +9,7 @@ const knobsSchema = z
     lie: z.boolean(),
     brokenJson: z.number().min(0).max(1),
     failUpgrades: z.boolean(),
-    rollbackUpgrades: z.enum(['before-check-in', 'after-check-in']).optional(),
+    rollbackUpgrades: z.enum(['before-check-in', 'after-check-in', 'unconfirmed']).optional(),
     flapEveryMs: z.number().min(0),
   })
   .partial()

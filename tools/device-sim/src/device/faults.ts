@@ -15,7 +15,10 @@ export interface FaultKnobs {
   readonly brokenJson: number;
   /** Firmware downloads fail (the late "true" follows). */
   readonly failUpgrades: boolean;
-  /** Images written while set crash on their first boot, so the bootloader rolls back to the old slot. */
+  /**
+   * Images written while set crash on their first boot (or never confirm themselves and are rolled back at the
+   * next reboot), so the bootloader goes back to the old slot.
+   */
   readonly rollbackUpgrades: ImageCrash | undefined;
   /** Drop the MQTT connection this often (esp-mqtt reconnects; no reboot, no OTA check-in). 0 = never. */
   readonly flapEveryMs: number;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { buildEspImage } from '@fleet/protocol';
 
 /**
  * What a firmware image says about itself: the fields of `esp_app_desc_t`. The simulator keeps this per OTA slot,
@@ -20,7 +21,6 @@ export interface AppImage {
 // app descriptor sits at offset 32.
 export const APP_DESC_OFFSET = 32;
 export const APP_DESC_MAGIC = 0xabcd5432;
-const IMAGE_MAGIC = 0xe9;
 // magic u32, secure_version u32, reserved[2] u32, version[32], project_name[32], time[16], date[16], idf_ver[32],
 // app_elf_sha256[32], then reserved words up to 256 bytes.
 const FIELDS = {
@@ -63,20 +63,26 @@ export function parseAppImage(
 }
 
 /**
- * A minimal image in the real layout (image magic 0xE9, the descriptor at offset 32, `padTo` bytes in all), for
- * tests and the fake OTA server. Fields longer than the C arrays are cut as strncpy would (no terminator kept).
+ * An image in the real layout (libs/protocol buildEspImage: header, a DROM segment opening with the descriptor,
+ * code segments, the checksum and the appended SHA-256), about `padTo` bytes in all, for an esp32s3 with 4 MB
+ * flash unless told otherwise. Fields longer than the C arrays are cut as strncpy would (no terminator kept).
  */
-export function buildAppImage(input: Partial<AppImage> & { version: string }, padTo = 4096): Buffer {
+export function buildAppImage(
+  input: Partial<AppImage> & { version: string },
+  padTo = 4096,
+  header: { chipId?: number; flashSize?: number } = {},
+): Buffer {
   const image = appImageDefaults(input);
-  const bytes = Buffer.alloc(Math.max(padTo, APP_DESC_OFFSET + APP_DESC_SIZE));
-  bytes[0] = IMAGE_MAGIC;
-  const desc = bytes.subarray(APP_DESC_OFFSET, APP_DESC_OFFSET + APP_DESC_SIZE);
-  desc.writeUInt32LE(APP_DESC_MAGIC, 0);
-  for (const [key, [offset, length]] of Object.entries(FIELDS) as [keyof typeof FIELDS, [number, number]][]) {
-    desc.write(image[key].slice(0, length), offset, length, 'latin1');
-  }
-  Buffer.from(image.elfSha256, 'hex').copy(desc, ELF_SHA[0], 0, ELF_SHA[1]);
-  return bytes;
+  return buildEspImage({
+    version: image.version,
+    projectName: image.projectName,
+    compileTime: image.time,
+    compileDate: image.date,
+    idfVersion: image.idfVersion,
+    elfSha256: image.elfSha256,
+    size: Math.max(padTo, APP_DESC_OFFSET + APP_DESC_SIZE),
+    ...header,
+  });
 }
 
 /** The descriptor of a build: project `xiaozhi`, ESP-IDF v5.5.2, a compile date, an ELF hash derived from the version. */

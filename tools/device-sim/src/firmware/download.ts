@@ -1,3 +1,4 @@
+import { verifyEspImage } from '@fleet/protocol';
 import { openHttp, readBody } from '../util/http';
 import { parseAppImage, type AppImage } from './app-image';
 import { APP_SLOT_BYTES } from './flash-slots';
@@ -6,12 +7,14 @@ export type DownloadResult = { ok: true; image: AppImage; bytes: number } | { ok
 
 /**
  * Ota::StartUpgradeFromUrl: GET the image; anything but 200 with a Content-Length fails (a chunked answer has
- * none), as does an image larger than the app slot or one whose `esp_app_desc_t` cannot be read.
+ * none), as does an image larger than the app slot, one esp_ota_end refuses (esp_image_verify: segments,
+ * checksum, appended SHA-256, a chip other than this one) or one whose `esp_app_desc_t` cannot be read.
  */
 export async function downloadFirmware(
   url: string,
   timeoutMs: number,
   signal: AbortSignal,
+  chip: string,
 ): Promise<DownloadResult> {
   let res;
   try {
@@ -42,6 +45,14 @@ export async function downloadFirmware(
     return { ok: false, reason: `download failed: ${(err as Error).message}` };
   }
   if (bytes.length !== length) return { ok: false, reason: `got ${bytes.length} of ${length} bytes` };
+  const verified = verifyEspImage(bytes);
+  if (!verified.ok) return { ok: false, reason: `esp_ota_end: ${verified.error.message}` };
+  if (verified.value.chip !== chip) {
+    return {
+      ok: false,
+      reason: `esp_ota_end: the image is for ${verified.value.chip}, this chip is ${chip}`,
+    };
+  }
   const parsed = parseAppImage(bytes);
   if (!parsed.ok) return { ok: false, reason: `not an app image (${parsed.error})` };
   return { ok: true, image: parsed.image, bytes: length };

@@ -5,8 +5,12 @@ export type OtaLabel = 'ota_0' | 'ota_1';
 /** The size of an app slot (4 MB minus 64 KB): a larger image cannot be written. */
 export const APP_SLOT_BYTES = 0x3f0000;
 
-/** How a written image misbehaves: it crashes on its first boot before (or right after) its first OTA check. */
-export type ImageCrash = 'before-check-in' | 'after-check-in';
+/**
+ * How a written image misbehaves: it crashes on its first boot before (or right after) its first OTA check, or
+ * it runs but never confirms itself (no esp_ota_mark_app_valid_cancel_rollback), so the bootloader rolls it back
+ * at whatever reboot comes next (xiaozhi §4.3).
+ */
+export type ImageCrash = 'before-check-in' | 'after-check-in' | 'unconfirmed';
 
 export interface SlotImage extends AppImage {
   readonly crash?: ImageCrash;

@@ -20,7 +20,7 @@ export async function upgradeFirmware(host: DeviceHost, rt: Runtime, url: string
   const faults = host.faults.current;
   const download = faults.failUpgrades
     ? { ok: false as const, reason: 'download failed (fault knob)' }
-    : await downloadFirmware(url, t.httpTimeoutMs, rt.signal);
+    : await downloadFirmware(url, t.httpTimeoutMs, rt.signal, host.config.profile.config.chip.modelName);
   rt.ensureAlive();
   if (!download.ok) {
     host.stats.upgradesFailed++;

@@ -38,7 +38,7 @@ export async function checkNewVersion(host: DeviceHost, rt: Runtime): Promise<Ot
       return crash(host, rt, 'new image crashed after its check-in');
     const offer = answer.firmware;
     if (offer && (await offeredUpgrade(host, rt, offer))) await upgradeFirmware(host, rt, offer.url);
-    host.nvs.flash = markValid(host.nvs.flash);
+    if (!crashesAt(host.nvs.flash, 'unconfirmed')) host.nvs.flash = markValid(host.nvs.flash);
     const activation = answer.activation;
     if (activation?.code === undefined && activation?.challenge === undefined) return answer;
     await activate(host, rt, activation.challenge);

@@ -30,6 +30,15 @@ export function CallHeader({ call, onChanged }: { call: Call; onChanged: () => v
       {call.verdict && (
         <p className="muted small">{t('call.meaning', { meaning: t(`verdict.meaning.${call.verdict}`) })}</p>
       )}
+      {call.rolledBackLater && (
+        <p className="explanation verdict-effect_mismatch" data-testid="rolled-back-later">
+          {t('call.rolled_back_later', {
+            reported: call.rolledBackLater.reportedVersion,
+            reached: call.rolledBackLater.reachedVersion,
+          })}{' '}
+          <DateTime at={call.rolledBackLater.detectedAt} />
+        </p>
+      )}
       <Facts
         items={[
           [

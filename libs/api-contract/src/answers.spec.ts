@@ -1,4 +1,6 @@
-import { ANSWERS, answerSchema } from './answers';
+import { ANSWERS, answerSchema, answerSchemaAt } from './answers';
+import { apiErrorSchema } from './common';
+import { healthSchema } from './health';
 import { deviceDetailSchema } from './devices';
 
 describe('the answers table', () => {
@@ -6,6 +8,12 @@ describe('the answers table', () => {
     expect(answerSchema('get', '/devices/:id')).toBe(deviceDetailSchema);
     expect(answerSchema('POST', '/auth/logout')).toBeNull();
     expect(answerSchema('GET', '/nowhere')).toBeUndefined();
+  });
+
+  it('holds refusals to the error schema, but the health report keeps its shape at 503', () => {
+    expect(answerSchemaAt('GET', '/devices/:id', 404)).toBe(apiErrorSchema);
+    expect(answerSchemaAt('GET', '/devices/:id', 200)).toBe(deviceDetailSchema);
+    expect(answerSchemaAt('GET', '/healthz', 503)).toBe(healthSchema);
   });
 
   it('keys every route as METHOD and a path of the router', () => {

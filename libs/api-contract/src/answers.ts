@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiErrorSchema } from './common';
 import { apiKeySchema, createdApiKeySchema } from './api-keys';
 import { approvalListSchema, approvalSchema, decisionSchema } from './approvals';
 import { meSchema, signedInSchema } from './auth';
@@ -132,4 +133,17 @@ export type Answer<R extends Route> = Schemas[R] extends z.ZodType ? z.infer<Sch
 /** The schema of a route's success answer; `null` when it is not JSON, `undefined` when the route is unknown. */
 export function answerSchema(method: string, path: string): z.ZodType | null | undefined {
   return (ANSWERS as Record<string, z.ZodType | null>)[`${method.toUpperCase()} ${path}`];
+}
+
+/** Routes whose answer keeps its shape whatever the status: the health report says 503 with its checks. */
+const SAME_SHAPE_AT_ANY_STATUS: ReadonlySet<string> = new Set<Route>(['GET /healthz']);
+
+/**
+ * The schema an answer of this status must fit: a refusal (4xx, 5xx) the error schema, unless the route keeps
+ * its shape; a success the route's answer (`null`: not JSON; `undefined`: the route is not in the contract).
+ */
+export function answerSchemaAt(method: string, path: string, status: number): z.ZodType | null | undefined {
+  const key = `${method.toUpperCase()} ${path}`;
+  if (status >= 400 && !SAME_SHAPE_AT_ANY_STATUS.has(key)) return apiErrorSchema;
+  return answerSchema(method, path);
 }

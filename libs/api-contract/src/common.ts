@@ -20,6 +20,10 @@ export const apiErrorSchema = z.strictObject({
   code: z.string().describe('stable, for programs: validation_failed, not_found, four_eyes, ...'),
   message: z.string().describe('for people; names the field at fault'),
   issues: z.array(z.strictObject({ field: z.string(), message: z.string() })).optional(),
+  dependency: z
+    .enum(['postgres', 'redis', 'broker'])
+    .optional()
+    .describe('on a 503: what the API could not reach (Retry-After says when to try again)'),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 

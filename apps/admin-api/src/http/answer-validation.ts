@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { answerSchema, apiErrorSchema, type ApiErrorBody } from '@fleet/api-contract';
+import { answerSchema, answerSchemaAt, type ApiErrorBody } from '@fleet/api-contract';
 import type { Logger } from '@fleet/telemetry';
 
 /** What a drifted answer was: the route, its status and where it left its schema. */
@@ -59,7 +59,7 @@ function checkAnswer(
     status,
     issues: [{ field, message }],
   });
-  const schema = status >= 400 ? apiErrorSchema : answerSchema(request.method, route);
+  const schema = answerSchemaAt(request.method, route, status);
   const json = String(reply.getHeader('content-type') ?? '').startsWith('application/json');
   if (schema === undefined) {
     // An unmatched URL is Nest's 404, judged above; a matched route without a schema is drift.

@@ -1,8 +1,9 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import type { ApiErrorBody } from '@fleet/api-contract';
 import type { Logger } from '@fleet/telemetry';
 import { ApiError } from './api-error';
-import { unavailableDependency, type Dependency } from './dependency-errors';
+import { unavailableDependency } from './dependency-errors';
 
 /** Seconds a client is told to wait before trying again while a dependency is down. */
 export const RETRY_AFTER_S = 5;
@@ -10,15 +11,8 @@ export const RETRY_AFTER_S = 5;
 /** What a 429 without a better estimate tells the client to wait. */
 const DEFAULT_RETRY_AFTER_S = 60;
 
-/** What every refusal looks like on the wire (also in the OpenAPI document). */
-export interface ErrorBody {
-  statusCode: number;
-  code: string;
-  message: string;
-  issues?: { field: string; message: string }[];
-  /** On a 503: what the API could not reach (`postgres`, `redis`). */
-  dependency?: Dependency;
-}
+/** What every refusal looks like on the wire: the contract's error schema (also in the OpenAPI document). */
+export type ErrorBody = ApiErrorBody;
 
 /**
  * One error shape for the whole API: our own refusals, Nest's HTTP exceptions, Fastify's parser errors

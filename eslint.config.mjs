@@ -241,6 +241,25 @@ export default tseslint.config(
     },
   },
   {
+    // The contract lib is bundled into the browser console: zod and pure TypeScript, only types from the libs
+    // whose values bring node:crypto.
+    files: ['libs/api-contract/src/**/*.ts'],
+    ignores: ['libs/api-contract/src/**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['@fleet/domain', '@fleet/protocol', '@fleet/auth'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'the contract lib runs in the browser: import only types from it',
+          })),
+          patterns: [{ group: ['node:*'], message: 'the contract lib runs in the browser' }],
+        },
+      ],
+    },
+  },
+  {
     // Its unit tests check the console's copies of the platform's vocabularies against the lib's own values.
     files: ['apps/console/src/**/*.spec.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },

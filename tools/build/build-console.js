@@ -19,10 +19,12 @@ function* sources(dir) {
   }
 }
 
-/** A hash of everything the bundle is made from: the console's sources, its config and the locked packages. */
+/** A hash of everything the bundle is made from: the console's and the contract lib's sources, its config and the locked packages. */
 function inputsHash() {
   const files = [
     ...sources(path.join(APP, 'src')),
+    // The contract lib is bundled in (its zod schemas parse the API's events).
+    ...sources(path.join(root, 'libs/api-contract/src')),
     path.join(APP, 'index.html'),
     path.join(APP, 'vite.config.ts'),
     path.join(root, 'package-lock.json'),

@@ -31,6 +31,7 @@ describe('the admin API service', () => {
         REDIS_URL: redis.url,
         BIND_HOST: '127.0.0.1',
         HTTP_PORT: '0',
+        VALIDATE_ANSWERS: 'true',
       }),
       logger,
     );

@@ -7,6 +7,7 @@ import type { Logger, Registry } from '@fleet/telemetry';
 import { apiControllers, AppModule } from './app.module';
 import type { AdminApiConfig } from './config';
 import { registerConsole } from './console/serve-console';
+import { registerAnswerValidation } from './http/answer-validation';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { registerRequestTelemetry } from './http/request-telemetry';
 import { METRICS_REGISTRY, REDIS } from './infra/tokens';
@@ -29,6 +30,7 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
   // Firmware images arrive as raw bytes, larger than any JSON body; eFuse serial → key pairs (POST /serial-keys)
   // as CSV, read as bytes too: the audit then keeps their size and hash only.
   const fastify = adapter.getInstance();
+  if (config.VALIDATE_ANSWERS) registerAnswerValidation(adapter.getInstance(), API_PREFIX, logger);
   fastify.addContentTypeParser(
     'application/octet-stream',
     { parseAs: 'buffer', bodyLimit: config.FIRMWARE_MAX_BYTES },

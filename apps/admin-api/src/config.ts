@@ -94,6 +94,11 @@ const schema = z
     ...auditSigningEnv,
     /** Chain links one signed audit export with its rows may carry (it is built in memory). */
     AUDIT_EXPORT_MAX_LINKS: envInt(100_000, { min: 1 }),
+    /**
+     * Parse every JSON answer with its route's schema from @fleet/api-contract and answer a drift as a 500
+     * (DESIGN §8). The test harnesses turn it on; it costs a parse per answer, so it is off by default.
+     */
+    VALIDATE_ANSWERS: envBoolean(false),
   })
   .superRefine((c, ctx) => {
     if (c.AUDIT_SIGNING_KEY !== undefined) {

@@ -60,6 +60,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       WEBHOOK_WORKER: 'false',
       // Test receivers listen on loopback, which webhooks may not reach unless allowed.
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+      // Every JSON answer is parsed with its @fleet/api-contract schema: a drift answers 500 (DESIGN §8).
+      VALIDATE_ANSWERS: 'true',
       ...env,
     }),
     createLogger('admin-api-test', 'silent'),

@@ -116,6 +116,8 @@ export async function startE2ePlatform({
       WEBHOOK_WORKER: 'false',
       PUBLIC_HTTP_URL: brokerUrls.http,
       PUBLIC_LINK_URL: brokerUrls.link,
+      // Every JSON answer is parsed with its @fleet/api-contract schema: a drift answers 500 (DESIGN §8).
+      VALIDATE_ANSWERS: 'true',
     }),
     logger,
   );

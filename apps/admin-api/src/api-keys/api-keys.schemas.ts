@@ -9,18 +9,9 @@ export const createApiKeyBody = z.strictObject({
 
 export const listApiKeysQuery = z.strictObject({ operatorId: z.uuid().optional() });
 
-export const apiKeyView = z.object({
-  id: z.uuid(),
-  operatorId: z.uuid(),
-  name: z.string(),
-  prefix: z.string(),
-  role: z.enum(ROLES),
-  createdAt: z.iso.datetime(),
-  lastUsedAt: z.iso.datetime().nullable(),
-  revokedAt: z.iso.datetime().nullable(),
-});
-export type ApiKeyView = z.infer<typeof apiKeyView>;
-
-export const createdApiKeyView = apiKeyView.extend({
-  key: z.string().describe('the key itself: shown this once, never stored'),
-});
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  apiKeySchema as apiKeyView,
+  createdApiKeySchema as createdApiKeyView,
+  type ApiKey as ApiKeyView,
+} from '@fleet/api-contract';

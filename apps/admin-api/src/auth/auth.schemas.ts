@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ROLES } from '@fleet/auth';
 import { password } from '../operators/operators.schemas';
 
 export const loginBody = z.strictObject({
@@ -21,24 +20,12 @@ export const signInLinkBody = z.strictObject({
   password: password.describe('the password to set'),
 });
 
-export const operatorView = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(ROLES),
-});
-
-export const signedInView = z.object({
-  token: z.string().describe('session token: send as `Authorization: Bearer <token>`; also set as a cookie'),
-  expiresAt: z.iso.datetime(),
-  operator: operatorView,
-});
-
-export const whoAmIView = operatorView.extend({
-  via: z.enum(['api_key', 'session']),
-  apiKeyId: z.uuid().optional(),
-  sessionId: z.uuid().optional(),
-});
-
 /** The OIDC callback's query: whatever the provider sends (code, state, iss, error...). */
 export const oidcCallbackQuery = z.record(z.string(), z.string());
+
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  meSchema as whoAmIView,
+  operatorSchema as operatorView,
+  signedInSchema as signedInView,
+} from '@fleet/api-contract';

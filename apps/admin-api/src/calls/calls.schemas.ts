@@ -25,17 +25,6 @@ export const createCallBody = z.strictObject({
 });
 export type CreateCallBody = z.infer<typeof createCallBody>;
 
-export const callCreatedView = z.object({
-  id: z.uuid(),
-  state: z.enum(CALL_STATES).describe('`awaiting_approval` when the tool is user-only'),
-  approvalId: z.uuid().optional(),
-  note: z
-    .string()
-    .optional()
-    .describe('Set when the call is recorded but the queue was unreachable: it runs once the queue is back'),
-});
-export type CallCreatedView = z.infer<typeof callCreatedView>;
-
 export const callListQuery = z.strictObject({
   deviceId: macSchema.optional(),
   verdict: z.enum(VERDICTS).optional(),
@@ -52,3 +41,9 @@ export const callListQuery = z.strictObject({
 export type CallListQuery = z.infer<typeof callListQuery>;
 
 export const cancelBody = z.strictObject({ reason: reasonText });
+
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  callCreatedSchema as callCreatedView,
+  type CallCreated as CallCreatedView,
+} from '@fleet/api-contract';

@@ -18,21 +18,6 @@ export const previewBody = z.strictObject({
 });
 export type PreviewBody = z.infer<typeof previewBody>;
 
-export const previewView = z.object({
-  matched: z.int().describe('active devices the selector matches now'),
-  online: z.int(),
-  byBoard: z.array(z.object({ board: z.string().nullable(), devices: z.int() })),
-  byFirmware: z.array(z.object({ firmware: z.string().nullable(), devices: z.int() })),
-  byDialect: z.array(z.object({ dialect: z.string(), devices: z.int() })),
-  sample: z.array(z.string()).describe('the first 20 matched device ids'),
-  needsApproval: z.boolean().optional(),
-  willSkip: z
-    .int()
-    .optional()
-    .describe('firmware: devices whose board it does not suit, or that already run it'),
-});
-export type PreviewView = z.infer<typeof previewView>;
-
 export const campaignListQuery = z.strictObject({
   state: z.enum(CAMPAIGN_STATES).optional(),
   limit: limitParam(50, 200),
@@ -46,3 +31,6 @@ export const targetListQuery = z.strictObject({
 });
 
 export const transitionBody = z.strictObject({ reason: reasonText.optional() }).optional();
+
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export { previewSchema as previewView, type Preview as PreviewView } from '@fleet/api-contract';

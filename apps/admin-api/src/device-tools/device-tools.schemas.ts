@@ -19,19 +19,5 @@ export const catalogDiffQuery = z.strictObject({
   to: z.coerce.number().int().min(1).optional().describe('catalog version; default: the current one'),
 });
 
-export const toolView = z.object({
-  position: z.int(),
-  name: z.string(),
-  description: z.string(),
-  inputSchema: z.unknown(),
-  annotations: z.unknown().nullable(),
-  userOnly: z.boolean().describe('declared user-only by the device (annotations.audience has "user")'),
-  sensitive: z.boolean().describe('marked sensitive by an operator'),
-  gated: z.boolean().describe('needs approval when an operator calls it; never offered to the LLM'),
-  gatedBecause: z
-    .string()
-    .optional()
-    .describe(
-      'why it is gated: user-only, marked, or sensitive by default (a confirmation asked in its description)',
-    ),
-});
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export { toolSchema as toolView } from '@fleet/api-contract';

@@ -23,23 +23,11 @@ export const registerDeviceBody = z.strictObject({
 });
 export type RegisterDeviceBody = z.infer<typeof registerDeviceBody>;
 
-export const linkTokenView = z.object({
-  id: z.uuid(),
-  prefix: z.string().describe('names the token; the secret is never shown again'),
-  createdAt: z.iso.datetime(),
-  revokedAt: z.iso.datetime().nullable(),
-  lastUsedAt: z.iso.datetime().nullable(),
-});
-export type LinkTokenView = z.infer<typeof linkTokenView>;
-
-export const issuedTokenView = z.object({
-  deviceId: z.string(),
-  token: linkTokenView.extend({
-    secret: z.string().describe('the whole token, in this answer only: the device presents it on its link'),
-  }),
-  linkUrl: z.string().describe('where the device opens its link (with param {"mcp":true})'),
-  revokedTokens: z.array(z.uuid()).describe('tokens of the device this one replaced, revoked'),
-});
-export type IssuedTokenView = z.infer<typeof issuedTokenView>;
-
-export const revokedTokensView = z.object({ deviceId: z.string(), revokedTokens: z.array(z.uuid()) });
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  issuedLinkTokenSchema as issuedTokenView,
+  linkTokenSchema as linkTokenView,
+  revokedLinkTokensSchema as revokedTokensView,
+  type IssuedLinkToken as IssuedTokenView,
+  type LinkToken as LinkTokenView,
+} from '@fleet/api-contract';

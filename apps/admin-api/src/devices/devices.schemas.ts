@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { DEVICE_STATUSES } from '@fleet/api-contract';
 import { DIALECTS } from '@fleet/protocol';
 import { cursorParam, limitParam } from '../http/cursor';
 import { queryBoolean, reasonText } from '../http/common-schemas';
-
-export const DEVICE_STATUSES = ['active', 'awaiting_activation', 'revoked', 'decommissioned'] as const;
 
 export const deviceListQuery = z.strictObject({
   online: queryBoolean.optional(),
@@ -28,21 +27,6 @@ export const deviceListQuery = z.strictObject({
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
-export const deviceSummary = z.object({
-  id: z.string(),
-  status: z.enum(DEVICE_STATUSES),
-  dialect: z.enum(DIALECTS),
-  board: z.string().nullable(),
-  boardName: z.string().nullable(),
-  firmwareVersion: z.string().nullable(),
-  chipModel: z.string().nullable(),
-  online: z.boolean(),
-  lastSeenAt: z.iso.datetime().nullable(),
-});
-export type DeviceSummary = z.infer<typeof deviceSummary>;
-
-export const deviceListView = z.object({ items: deviceSummary.array(), nextCursor: z.string().nullable() });
-
 export const bindBody = z.strictObject({
   code: z.string().trim().min(1).max(32).describe('the activation code the device shows or speaks'),
 });
@@ -50,3 +34,10 @@ export const bindBody = z.strictObject({
 export const statusChangeBody = z.strictObject({ reason: reasonText.optional() });
 
 export const presenceQuery = z.strictObject({ limit: limitParam(50, 500), cursor: cursorParam.optional() });
+
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  deviceListSchema as deviceListView,
+  deviceSummarySchema as deviceSummary,
+  type DeviceSummary,
+} from '@fleet/api-contract';

@@ -30,33 +30,9 @@ export const uploadQuery = z.strictObject({
     .describe('comma-separated board types the image is built for (`board.type`), e.g. bread-compact-wifi'),
 });
 
-export const firmwareView = z.object({
-  id: z.uuid(),
-  version: z.string(),
-  projectName: z.string(),
-  chip: z.string(),
-  sha256: z.string(),
-  size: z.int(),
-  boards: z.array(z.string()),
-  uploadedBy: z.uuid(),
-  createdAt: z.iso.datetime(),
-  downloadUrl: z
-    .string()
-    .describe('where devices fetch it (the broker serves it with a real Content-Length)'),
-});
-export type FirmwareView = z.infer<typeof firmwareView>;
-
-export const uploadedView = firmwareView.extend({
-  created: z.boolean().describe('false: these bytes were already registered'),
-  idfVersion: z.string().optional(),
-  flash: z
-    .object({
-      mode: z.string().nullable().describe('qio, qout, dio, dout, fast_read, slow_read'),
-      freqCode: z.int().describe('esp_image_spi_freq_t, whose meaning depends on the chip'),
-      sizeBytes: z.int().nullable(),
-    })
-    .optional()
-    .describe("the image header's flash settings"),
-  hashAppended: z.boolean().optional().describe('the image carries the SHA-256 the bootloader checks'),
-  warnings: z.array(z.string()),
-});
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  firmwareSchema as firmwareView,
+  firmwareUploadedSchema as uploadedView,
+  type Firmware as FirmwareView,
+} from '@fleet/api-contract';

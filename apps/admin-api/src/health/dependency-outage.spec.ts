@@ -57,6 +57,7 @@ describe('the API while a dependency is down', () => {
         BIND_HOST: '127.0.0.1',
         HTTP_PORT: '0',
         WEBHOOK_WORKER: 'false',
+        VALIDATE_ANSWERS: 'true',
       }),
       createLogger('admin-api-outage-test', 'silent'),
     );

@@ -1,8 +1,9 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import type { ApiErrorBody } from '@fleet/api-contract';
 import type { Logger } from '@fleet/telemetry';
-import { ApiError, type FailedCheck } from './api-error';
-import { unavailableDependency, type Dependency } from './dependency-errors';
+import { ApiError } from './api-error';
+import { unavailableDependency } from './dependency-errors';
 
 /** Seconds a client is told to wait before trying again while a dependency is down. */
 export const RETRY_AFTER_S = 5;
@@ -10,17 +11,8 @@ export const RETRY_AFTER_S = 5;
 /** What a 429 without a better estimate tells the client to wait. */
 const DEFAULT_RETRY_AFTER_S = 60;
 
-/** What every refusal looks like on the wire (also in the OpenAPI document). */
-export interface ErrorBody {
-  statusCode: number;
-  code: string;
-  message: string;
-  issues?: { field: string; message: string }[];
-  /** On a 503: what the API could not reach (`postgres`, `redis`). */
-  dependency?: Dependency;
-  /** On a 422 from a check with a measurable answer (a firmware image's checksum): expected vs found. */
-  failed?: FailedCheck;
-}
+/** What every refusal looks like on the wire: the contract's error schema (also in the OpenAPI document). */
+export type ErrorBody = ApiErrorBody;
 
 /**
  * One error shape for the whole API: our own refusals, Nest's HTTP exceptions, Fastify's parser errors
@@ -62,7 +54,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
         code: exception.code,
         message: exception.message,
         ...(exception.issues ? { issues: exception.issues } : {}),
-        ...(exception.failed ? { failed: exception.failed } : {}),
       };
     }
     if (exception instanceof HttpException) {

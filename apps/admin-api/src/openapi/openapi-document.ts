@@ -1,6 +1,7 @@
 import { RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { z } from 'zod';
+import { answerSchema, apiErrorSchema } from '@fleet/api-contract';
 import { DOC_KEY, ROLE_KEY, routeSchemas, type RouteDoc } from '../http/route-metadata';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -12,21 +13,11 @@ export interface OpenApiDocument {
   components: Record<string, unknown>;
 }
 
-const errorSchema = z.object({
-  statusCode: z.int(),
-  code: z.string().describe('stable, for programs: validation_failed, not_found, four_eyes, ...'),
-  message: z.string().describe('for people; names the field at fault'),
-  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  failed: z
-    .object({ check: z.string(), expected: z.string(), found: z.string() })
-    .optional()
-    .describe('which check refused the input, with what it expected and what it found'),
-});
-
 /**
  * The OpenAPI document, read from the routes themselves: Nest's path and method metadata, the zod schemas
- * the validation decorators enforce, the role each route declares. A route that declares no role stops the
- * start, so the document and the guard can never disagree about who may call what.
+ * the validation decorators enforce, the role each route declares, and each route's answer schema from
+ * @fleet/api-contract (the same one the answer validation checks in tests). A route that declares no role
+ * stops the start, so the document and the guard can never disagree about who may call what.
  */
 export function buildOpenApiDocument(controllers: Type[], prefix: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
@@ -38,13 +29,25 @@ export function buildOpenApiDocument(controllers: Type[], prefix: string): OpenA
       if (name === 'constructor' || typeof handler !== 'function') continue;
       const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
       if (method === undefined) continue;
-      const path = openApiPath(prefix, base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? ''));
+      const own = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+      const path = openApiPath(prefix, base, own);
       const role = (Reflect.getMetadata(ROLE_KEY, handler) ?? Reflect.getMetadata(ROLE_KEY, controller)) as
         string | undefined;
       if (!role) throw new Error(`${controller.name}.${name} (${path}) declares no role with @Roles`);
       const doc = Reflect.getMetadata(DOC_KEY, handler) as RouteDoc | undefined;
       paths[path] ??= {};
-      paths[path][RequestMethod[method].toLowerCase()] = operation(proto, name, role, doc, controller.name);
+      const verb = RequestMethod[method];
+      const answer = answerSchema(verb, routePath(base, own));
+      const status =
+        (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
+        (verb === 'POST' ? 201 : 200);
+      paths[path][verb.toLowerCase()] = operation(
+        proto,
+        name,
+        role,
+        { doc, answer, status },
+        controller.name,
+      );
     }
   }
   return {
@@ -58,7 +61,7 @@ export function buildOpenApiDocument(controllers: Type[], prefix: string): OpenA
     },
     paths,
     components: {
-      schemas: { Error: jsonSchema(errorSchema, 'output') },
+      schemas: { Error: jsonSchema(apiErrorSchema, 'output') },
       securitySchemes: {
         bearer: {
           type: 'http',
@@ -71,10 +74,20 @@ export function buildOpenApiDocument(controllers: Type[], prefix: string): OpenA
   };
 }
 
-function operation(proto: object, name: string, role: string, doc: RouteDoc | undefined, tag: string) {
+interface RouteFacts {
+  doc: RouteDoc | undefined;
+  /** From the contract: `null` when the answer is not JSON, `undefined` when the contract lacks the route. */
+  answer: z.ZodType | null | undefined;
+  /** Its @HttpCode, or Nest's default. */
+  status: number;
+}
+
+function operation(proto: object, name: string, role: string, facts: RouteFacts, tag: string) {
+  const { doc } = facts;
   const schemas = routeSchemas(proto, name);
   const parameters = [...parametersOf(schemas.params, 'path'), ...parametersOf(schemas.query, 'query')];
-  const success = doc?.response ?? { status: 200 };
+  const schema = facts.answer === undefined ? doc?.response?.schema : (facts.answer ?? undefined);
+  const success = { status: facts.status, ...doc?.response, schema };
   const content = (doc?.produces ?? (success.schema ? ['application/json'] : [])).map(
     (type): [string, object] => [
       type,
@@ -137,6 +150,14 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
+}
+
+/** The route as the contract names it: under the prefix, `:param` for parameters. */
+function routePath(base: string, path: string): string {
+  return ['', base, path]
+    .join('/')
+    .replace(/\/+/g, '/')
+    .replace(/(.)\/$/, '$1');
 }
 
 function openApiPath(prefix: string, base: string, path: string): string {

@@ -1,5 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
+import { ANSWERS } from '@fleet/api-contract';
 import { startHarness, type Harness } from '../../test/harness';
+import { apiControllers } from '../app.module';
 import { buildOpenApiDocument } from './openapi-document';
 
 describe('the OpenAPI document', () => {
@@ -53,6 +55,29 @@ describe('the OpenAPI document', () => {
     ).flatMap((p) => Object.values(p));
     expect(operations.length).toBeGreaterThan(60);
     expect(operations.filter((o) => !o['x-role'])).toEqual([]);
+  });
+
+  it('has an answer schema in @fleet/api-contract for every route, and no schema for a route it lacks', () => {
+    const document = buildOpenApiDocument(apiControllers(), 'api/v1');
+    const routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map(
+        (method) => `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, '').replace(/\{(\w+)\}/g, ':$1')}`,
+      ),
+    );
+    // The two routes outside /api/v1 and the document: health and metrics.
+    expect(Object.keys(ANSWERS).sort()).toEqual([...routes, 'GET /healthz', 'GET /metrics'].sort());
+  });
+
+  it('describes each answer with its contract schema, status and all', async () => {
+    const r = await h.request('GET', '/docs/json');
+    const detail =
+      r.body.paths['/api/v1/devices/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(detail.properties).toHaveProperty('clientIdFingerprint');
+    expect(detail.properties).not.toHaveProperty('clientId');
+    expect(detail.additionalProperties).toBe(false);
+    // @HttpCode(201) without a documented status: the document says 201, as the route answers.
+    expect(Object.keys(r.body.paths['/api/v1/groups'].post.responses)).toContain('201');
+    expect(r.body.paths['/api/v1/auth/logout'].post.responses['204'].content).toBeUndefined();
   });
 
   it('is browsable at /docs', async () => {

@@ -21,14 +21,5 @@ export const updateOperatorBody = z
   })
   .refine((b) => Object.keys(b).length > 0, 'give at least one field to change');
 
-export const operatorView = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(ROLES),
-  hasPassword: z.boolean(),
-  oidcLinked: z.boolean(),
-  disabledAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-});
-export type OperatorView = z.infer<typeof operatorView>;
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export { operatorViewSchema as operatorView, type OperatorView } from '@fleet/api-contract';

@@ -35,11 +35,5 @@ export const integrityQuery = z.strictObject({
   deviceId: macSchema.optional().describe('check one device only'),
 });
 
-export const signingKeyView = z.object({
-  algorithm: z.literal('Ed25519'),
-  publicKey: z
-    .string()
-    .describe('the raw 32-byte public key, base64 (what `audit:verify --public-key` takes)'),
-  publicKeyPem: z.string(),
-  fingerprint: z.string().describe('`sha256:<hex>` of the raw key, to compare with the one got out of band'),
-});
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export { signingKeySchema as signingKeyView } from '@fleet/api-contract';

@@ -15,20 +15,14 @@ export const importQuery = z.strictObject({
     .describe('replace the key of a serial that already has one (otherwise the import is refused)'),
 });
 
-export const importedView = z.object({ imported: z.int(), replaced: z.int() });
-
-export const serialKeyView = z.object({
-  serialNumber: z.string(),
-  importedAt: z.iso.datetime(),
-  importedBy: z.uuid(),
-  deviceId: z.string().nullable(),
-});
-
 export const serialKeyListQuery = z.strictObject({
   limit: limitParam(100, 1000),
   cursor: cursorParam.optional(),
 });
-export const serialKeyListView = z.object({
-  items: serialKeyView.array(),
-  nextCursor: z.string().nullable(),
-});
+
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  serialKeyListSchema as serialKeyListView,
+  serialKeySchema as serialKeyView,
+  serialKeysImportedSchema as importedView,
+} from '@fleet/api-contract';

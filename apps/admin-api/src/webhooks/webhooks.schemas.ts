@@ -18,16 +18,9 @@ export const updateWebhookBody = z
   .strictObject({ url: url.optional(), events: events.optional(), disabled: z.boolean().optional() })
   .refine((b) => Object.keys(b).length > 0, 'give at least one field to change');
 
-export const webhookView = z.object({
-  id: z.uuid(),
-  url: z.string(),
-  events: z.array(z.string()),
-  disabled: z.boolean(),
-  createdBy: z.uuid(),
-  createdAt: z.iso.datetime(),
-});
-export type WebhookView = z.infer<typeof webhookView>;
-
-export const createdWebhookView = webhookView.extend({
-  secret: z.string().describe('HMAC-SHA256 key of the X-Fleet-Signature header; shown this once'),
-});
+// The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
+export {
+  createdWebhookSchema as createdWebhookView,
+  webhookSchema as webhookView,
+  type Webhook as WebhookView,
+} from '@fleet/api-contract';

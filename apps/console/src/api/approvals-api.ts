@@ -1,5 +1,5 @@
 import { request } from './http';
-import type { Approval, ApprovalState, Decision, Page } from './types';
+import type { Approval, ApprovalState, Decision, Page } from '@fleet/api-contract';
 
 export const approvalsApi = {
   list: (state: ApprovalState = 'pending', limit = 100) =>

@@ -1,5 +1,5 @@
 import { API_BASE, request } from './http';
-import type { Me, SignedIn } from './types';
+import type { Me, SignedIn } from '@fleet/api-contract';
 
 export const authApi = {
   me: () => request<Me>('GET', '/auth/me'),

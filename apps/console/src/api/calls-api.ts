@@ -1,5 +1,5 @@
 import { request } from './http';
-import type { Call, CallFilters, CallSummary, Page } from './types';
+import type { Call, CallFilters, CallSummary, Page } from '@fleet/api-contract';
 
 export const callsApi = {
   get: (id: string) => request<Call>('GET', `/calls/${id}`),

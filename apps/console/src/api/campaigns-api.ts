@@ -1,4 +1,4 @@
-import type { CampaignState, CampaignTargetState } from '@fleet/domain';
+import type { CampaignState, CampaignTargetState } from '@fleet/api-contract';
 import { request } from './http';
 import type {
   Campaign,
@@ -10,7 +10,7 @@ import type {
   Firmware,
   Page,
   Preview,
-} from './types';
+} from '@fleet/api-contract';
 
 /** What the form sends: the API fills the defaults (rollout, abort rule, timeout) it does not get. */
 export type CampaignDraft = Pick<CampaignSpec, 'name' | 'selector' | 'action'> &

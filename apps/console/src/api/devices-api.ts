@@ -10,7 +10,7 @@ import type {
   DeviceSummary,
   IssuedLinkToken,
   Page,
-} from './types';
+} from '@fleet/api-contract';
 
 export const devicesApi = {
   /** A page of the fleet (keyset cursor: fast at any size). */

@@ -1,12 +1,9 @@
-import type { PlatformEvent } from '@fleet/domain';
+import { EVENT_TYPES, platformEventSchema, type PlatformEvent } from '@fleet/api-contract';
 import { API_BASE } from './http';
+import { readEvent } from './read-event';
 
-export type { PlatformEvent };
-export type EventType = PlatformEvent['type'];
-export type EventOf<T extends EventType> = Extract<PlatformEvent, { type: T }>;
+export type { EventOf, EventType, PlatformEvent } from '@fleet/api-contract';
 type Handler = (event: PlatformEvent) => void;
-
-const TYPES: readonly EventType[] = ['presence', 'call', 'approval', 'campaign', 'catalog', 'voice_turn'];
 
 /**
  * One EventSource on GET /events for the whole console, opened while anything listens (the browser sends
@@ -18,6 +15,8 @@ class EventStream {
   private readonly handlers = new Set<Handler>();
   private readonly connectionListeners = new Set<(open: boolean) => void>();
   open = false;
+  /** Notices dropped because they did not parse with their contract schema (shown in the console's log). */
+  dropped = 0;
 
   subscribe(handler: Handler): () => void {
     this.handlers.add(handler);
@@ -44,15 +43,15 @@ class EventStream {
     const source = new EventSource(`${API_BASE}/events`, { withCredentials: true });
     source.onopen = () => this.setOpen(true);
     source.onerror = () => this.setOpen(false);
-    for (const type of TYPES) {
+    for (const type of EVENT_TYPES) {
       source.addEventListener(type, (message: MessageEvent<string>) => {
-        let event: PlatformEvent;
-        try {
-          event = JSON.parse(message.data) as PlatformEvent;
-        } catch {
+        const read = readEvent(platformEventSchema, type, message.data);
+        if (!read.ok) {
+          this.dropped++;
+          console.warn(`dropped a "${type}" event (${this.dropped} so far): ${read.problem}`);
           return;
         }
-        for (const handler of this.handlers) handler(event);
+        for (const handler of this.handlers) handler(read.event);
       });
     }
     this.source = source;

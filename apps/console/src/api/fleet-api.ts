@@ -1,5 +1,5 @@
 import { request } from './http';
-import type { FleetSummary } from './types';
+import type { FleetSummary } from '@fleet/api-contract';
 
 export const fleetApi = {
   /** The fleet at a glance, and calls by verdict over the window in intervals of `bucketS`. */

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from './types';
+import type { ApiErrorBody } from '@fleet/api-contract';
 
 export const API_BASE = '/api/v1';
 

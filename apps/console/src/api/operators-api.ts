@@ -1,7 +1,7 @@
 import { request } from './http';
-import type { Operator } from './types';
+import type { OperatorView } from '@fleet/api-contract';
 
 export const operatorsApi = {
   /** One operator (admin only). */
-  get: (id: string) => request<Operator>('GET', `/operators/${id}`),
+  get: (id: string) => request<OperatorView>('GET', `/operators/${id}`),
 };

@@ -1,5 +1,5 @@
 import { apiUrl, request } from './http';
-import type { AuditCsvSection, AuditReport, IntegrityReport } from './types';
+import type { AuditCsvSection, AuditReport, IntegrityReport } from '@fleet/api-contract';
 
 export interface Period {
   from: string;

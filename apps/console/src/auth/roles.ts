@@ -1,4 +1,4 @@
-import type { Role } from '../api/types';
+import type { Role } from '@fleet/api-contract';
 
 // The least role each thing the console offers needs, as the API declares it (admin-api README, "Who may do
 // what"). The API enforces it; the console only hides or disables what a person cannot do, and says why.

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { authApi } from '../api/auth-api';
 import { eventStream } from '../api/events';
 import { ApiError, onUnauthenticated } from '../api/http';
-import type { Me } from '../api/types';
+import type { Me } from '@fleet/api-contract';
 import { can, type Action } from './roles';
 
 type SessionState = { kind: 'loading' } | { kind: 'signed_out' } | { kind: 'signed_in'; me: Me };

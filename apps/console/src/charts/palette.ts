@@ -1,4 +1,4 @@
-import type { CampaignTargetState, Verdict } from '@fleet/domain';
+import type { CampaignTargetState, Verdict } from '@fleet/api-contract';
 
 // Chart colours: one per verdict and per campaign target state, matching the badges' tones.
 export const VERDICT_COLOR: Record<Verdict, string> = {

@@ -1,4 +1,4 @@
-import type { CallState, Verdict } from '@fleet/domain';
+import type { CallState, Verdict } from '@fleet/api-contract';
 import { VERDICT_TONE } from '../domain/constants';
 import { useI18n } from '../i18n/i18n';
 import { Badge } from './Badge';

@@ -1,4 +1,4 @@
-import type { Call, EvidenceRow, StagePayloads } from '../api/types';
+import type { Call, EvidenceRow, StagePayloads } from '@fleet/api-contract';
 import { MESSAGES } from '../i18n/messages';
 import { interpolate, type Lang } from '../i18n/translate';
 import { explainVerdict, type Translate } from './explain';
@@ -42,12 +42,14 @@ function call(overrides: Partial<Call>, rows: EvidenceRow[] = []): Call {
     voiceTurnId: null,
     agentId: null,
     parentCallId: null,
+    catalogVersionId: null,
     verdictReason: null,
     verdictMeaning: null,
     jsonrpcId: 7,
     connectionId: null,
     deadlineAt: '',
     replyTimeoutMs: 5000,
+    effectDeadlineAt: null,
     sentAt: null,
     result: null,
     cancelledBy: null,

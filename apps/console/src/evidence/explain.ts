@@ -1,4 +1,4 @@
-import type { Call, StagePayloads } from '../api/types';
+import type { Call, StagePayloads } from '@fleet/api-contract';
 import type { MessageKey } from '../i18n/messages';
 import type { Params } from '../i18n/translate';
 import { payloadOf } from './rows';

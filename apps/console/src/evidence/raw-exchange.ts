@@ -1,5 +1,5 @@
-import type { ParametersPayload, ResponsePayload } from '@fleet/domain';
-import type { Dialect } from '../api/types';
+import type { ParametersPayload, ResponsePayload } from '@fleet/api-contract';
+import type { Dialect } from '@fleet/api-contract';
 
 /** Bytes the API sent as base64 (firmware JSON can be invalid), as UTF-8 text. */
 export function decodeBase64(base64: string): string {

@@ -1,5 +1,5 @@
-import type { EvidenceStage } from '@fleet/domain';
-import type { Call, StagePayloads } from '../api/types';
+import type { EvidenceStage } from '@fleet/api-contract';
+import type { Call, StagePayloads } from '@fleet/api-contract';
 
 /** The stage's payload when the stage happened and its row fits the contract; otherwise undefined. */
 export function payloadOf<S extends EvidenceStage>(

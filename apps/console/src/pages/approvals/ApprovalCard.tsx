@@ -1,4 +1,4 @@
-import type { Approval, Person } from '../../api/types';
+import type { Approval, Person } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { useMe } from '../../auth/session';

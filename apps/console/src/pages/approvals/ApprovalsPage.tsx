@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { approvalsApi } from '../../api/approvals-api';
-import type { ApprovalState } from '../../api/types';
+import type { ApprovalState } from '@fleet/api-contract';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';

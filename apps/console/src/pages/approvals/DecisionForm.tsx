@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { approvalsApi } from '../../api/approvals-api';
 import { callsApi } from '../../api/calls-api';
-import type { Approval } from '../../api/types';
+import type { Approval } from '@fleet/api-contract';
 import { ErrorNote } from '../../components/ErrorNote';
 import { GatedButton } from '../../components/Gated';
 import { useI18n } from '../../i18n/i18n';

@@ -1,4 +1,4 @@
-import type { AuditReport } from '../../api/types';
+import type { AuditReport } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { BarList } from '../../charts/BarList';

@@ -1,5 +1,5 @@
 import { reportsApi, type Period } from '../../api/reports-api';
-import type { AuditCsvSection } from '../../api/types';
+import type { AuditCsvSection } from '@fleet/api-contract';
 import { useI18n } from '../../i18n/i18n';
 
 const SECTIONS: AuditCsvSection[] = ['calls', 'approvals', 'campaigns', 'summary'];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { reportsApi } from '../../api/reports-api';
-import type { IntegrityReport } from '../../api/types';
+import type { IntegrityReport } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { Card } from '../../components/Card';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { callsApi } from '../../api/calls-api';
-import type { Call } from '../../api/types';
+import type { Call } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';

@@ -1,5 +1,5 @@
 import { approvalsApi } from '../../api/approvals-api';
-import type { Call } from '../../api/types';
+import type { Call } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { Facts } from '../../components/Facts';
 import { DateTime } from '../../components/Time';

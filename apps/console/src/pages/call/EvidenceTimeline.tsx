@@ -1,4 +1,4 @@
-import type { Call, EvidenceRow } from '../../api/types';
+import type { Call, EvidenceRow } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { JsonBlock } from '../../components/JsonBlock';
 import { DateTime } from '../../components/Time';

@@ -1,4 +1,4 @@
-import type { Call, Dialect } from '../../api/types';
+import type { Call, Dialect } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { JsonBlock } from '../../components/JsonBlock';
 import { decodeBase64, prettyJson, rawExchange } from '../../evidence/raw-exchange';

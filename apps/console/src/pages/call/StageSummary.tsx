@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { EvidenceRow } from '../../api/types';
+import type { EvidenceRow } from '@fleet/api-contract';
 import { Facts } from '../../components/Facts';
 import { JsonBlock } from '../../components/JsonBlock';
 import { DateTime } from '../../components/Time';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { campaignsApi, type CampaignStep } from '../../api/campaigns-api';
-import type { CampaignView } from '../../api/types';
+import type { CampaignView } from '@fleet/api-contract';
 import { ErrorNote } from '../../components/ErrorNote';
 import { GatedButton } from '../../components/Gated';
 import { CAMPAIGN_ACTIONS_FROM } from '../../domain/constants';

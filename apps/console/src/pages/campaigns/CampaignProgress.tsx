@@ -1,4 +1,4 @@
-import type { Progress } from '../../api/types';
+import type { Progress } from '@fleet/api-contract';
 import { StateBar } from '../../charts/StateBar';
 import { TARGET_COLOR } from '../../charts/palette';
 import { CAMPAIGN_TARGET_STATES } from '../../domain/constants';

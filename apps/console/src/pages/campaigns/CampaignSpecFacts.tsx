@@ -1,4 +1,4 @@
-import type { CampaignView } from '../../api/types';
+import type { CampaignView } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { Facts } from '../../components/Facts';
 import { JsonBlock } from '../../components/JsonBlock';

@@ -1,5 +1,5 @@
 import { campaignsApi } from '../../api/campaigns-api';
-import { DIALECTS, type CampaignAction, type CampaignSelector } from '../../api/types';
+import { DIALECTS, type CampaignAction, type CampaignSelector } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useAsync } from '../../hooks/useAsync';

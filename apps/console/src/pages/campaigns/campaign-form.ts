@@ -1,5 +1,5 @@
 import type { CampaignDraft } from '../../api/campaigns-api';
-import type { CampaignAction, CampaignSelector, Dialect } from '../../api/types';
+import type { CampaignAction, CampaignSelector, Dialect } from '@fleet/api-contract';
 
 /** The campaign form as typed: text fields, turned into a spec by `draftOf`. */
 export interface CampaignForm {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { devicesApi } from '../../api/devices-api';
-import type { DeviceCatalog, Tool } from '../../api/types';
+import type { DeviceCatalog, Tool } from '@fleet/api-contract';
 import { navigate } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { Card } from '../../components/Card';

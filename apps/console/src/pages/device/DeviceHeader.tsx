@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { DeviceDetail } from '../../api/types';
+import type { DeviceDetail } from '@fleet/api-contract';
 import { Badge } from '../../components/Badge';
 import { Facts } from '../../components/Facts';
 import { Ago, DateTime } from '../../components/Time';

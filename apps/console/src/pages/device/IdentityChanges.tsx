@@ -1,4 +1,4 @@
-import type { DeviceDetail, IdentityChange } from '../../api/types';
+import type { DeviceDetail, IdentityChange } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { DateTime } from '../../components/Time';
 import { useI18n } from '../../i18n/i18n';

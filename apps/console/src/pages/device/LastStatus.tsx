@@ -1,4 +1,4 @@
-import type { DeviceDetail } from '../../api/types';
+import type { DeviceDetail } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { Ago } from '../../components/Time';
 import { useI18n } from '../../i18n/i18n';

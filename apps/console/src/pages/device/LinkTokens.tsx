@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { devicesApi } from '../../api/devices-api';
-import type { DeviceDetail, IssuedLinkToken } from '../../api/types';
+import type { DeviceDetail, IssuedLinkToken } from '@fleet/api-contract';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
 import { ErrorNote } from '../../components/ErrorNote';

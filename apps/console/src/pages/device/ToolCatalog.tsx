@@ -1,4 +1,4 @@
-import type { DeviceCatalog, Dialect, Tool } from '../../api/types';
+import type { DeviceCatalog, Dialect, Tool } from '@fleet/api-contract';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
 import { useI18n } from '../../i18n/i18n';

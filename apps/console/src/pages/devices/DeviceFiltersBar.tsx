@@ -1,4 +1,4 @@
-import { DIALECTS, type DeviceFilters, type DeviceStatus, type Dialect } from '../../api/types';
+import { DIALECTS, type DeviceFilters, type DeviceStatus, type Dialect } from '@fleet/api-contract';
 import { useI18n } from '../../i18n/i18n';
 import { useFleetFacets } from './useFleetFacets';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { DeviceFilters } from '../../api/types';
+import type { DeviceFilters } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';

@@ -1,4 +1,4 @@
-import type { IssuedLinkToken } from '../../api/types';
+import type { IssuedLinkToken } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
 import { Facts } from '../../components/Facts';
 import { useI18n } from '../../i18n/i18n';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { devicesApi } from '../../api/devices-api';
-import type { IssuedLinkToken } from '../../api/types';
+import type { IssuedLinkToken } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';

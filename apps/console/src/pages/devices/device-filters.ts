@@ -1,4 +1,4 @@
-import { DIALECTS, type Dialect, type DeviceFilters, type DeviceStatus } from '../../api/types';
+import { DIALECTS, type Dialect, type DeviceFilters, type DeviceStatus } from '@fleet/api-contract';
 
 const STATUSES: readonly DeviceStatus[] = ['active', 'awaiting_activation', 'revoked', 'decommissioned'];
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { devicesApi } from '../../api/devices-api';
-import type { DeviceFilters, DeviceSummary } from '../../api/types';
+import type { DeviceFilters, DeviceSummary } from '@fleet/api-contract';
 import { useEvents } from '../../hooks/useEvents';
 
 const PAGE = 200;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { campaignsApi } from '../../api/campaigns-api';
-import type { Progress } from '../../api/types';
+import type { Progress } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { Card } from '../../components/Card';

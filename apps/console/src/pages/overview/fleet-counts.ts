@@ -1,4 +1,4 @@
-import type { FleetSummary } from '../../api/types';
+import type { FleetSummary } from '@fleet/api-contract';
 
 export interface FleetCounts {
   online: number;

@@ -1,4 +1,4 @@
-import type { FleetSummary } from '../../api/types';
+import type { FleetSummary } from '@fleet/api-contract';
 import { fleetCounts } from './fleet-counts';
 import { addCall, emptyBuckets, roll } from './verdict-timeline';
 

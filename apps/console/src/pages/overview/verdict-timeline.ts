@@ -1,4 +1,4 @@
-import type { Verdict } from '@fleet/domain';
+import type { Verdict } from '@fleet/api-contract';
 
 export interface Bucket {
   /** Start of the interval, ms since the epoch. */

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type {
+  CampaignAbortRule,
+  CampaignAction,
+  CampaignRollout,
+  CampaignSelector,
+  CampaignSpec,
+  MaintenanceWindow,
+} from '@fleet/domain';
+import { instant, page } from './common';
+import { CAMPAIGN_STATES, CAMPAIGN_TARGET_STATES } from './vocabulary';
+
+// The spec's parts were validated by the domain's schemas when the campaign was created; the answer carries
+// them as stored and this contract types them with the domain's types (its schemas stay out of the console).
+const stored = <T>() => z.custom<T>((v) => typeof v === 'object' && v !== null, 'a JSON object');
+
+/** What POST /campaigns takes (libs/domain's campaignSpecSchema validates it). */
+export type {
+  CampaignAbortRule,
+  CampaignAction,
+  CampaignRollout,
+  CampaignSelector,
+  CampaignSpec,
+  MaintenanceWindow,
+};
+
+/** Each item of GET /campaigns. */
+export const campaignSchema = z.strictObject({
+  id: z.uuid(),
+  name: z.string(),
+  createdBy: z.uuid(),
+  state: z.enum(CAMPAIGN_STATES),
+  selector: stored<CampaignSelector>(),
+  action: stored<CampaignAction>(),
+  rollout: stored<CampaignRollout>(),
+  abortRule: stored<CampaignAbortRule>(),
+  windows: z.array(stored<MaintenanceWindow>()).nullable(),
+  deviceTimeoutS: z.int(),
+  retries: z.int(),
+  skipInSession: z.boolean(),
+  stateReason: z.string().nullable(),
+  createdAt: instant,
+  startedAt: instant.nullable(),
+  finishedAt: instant.nullable(),
+  updatedAt: instant,
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+export const campaignListSchema = page(campaignSchema);
+
+/** Per-device states, counted (every state of CAMPAIGN_TARGET_STATES, zero included). */
+export const progressSchema = z.strictObject({
+  total: z.int(),
+  pending: z.int(),
+  waiting_for_device: z.int(),
+  in_progress: z.int(),
+  verified: z.int(),
+  failed: z.int(),
+  skipped: z.int(),
+  cancelled: z.int(),
+} satisfies Record<'total' | (typeof CAMPAIGN_TARGET_STATES)[number], z.ZodInt>);
+export type Progress = z.infer<typeof progressSchema>;
+
+/** GET /campaigns/:id, POST /campaigns and every transition. */
+export const campaignViewSchema = campaignSchema.extend({
+  progress: progressSchema,
+  approvalId: z.uuid().nullable(),
+});
+export type CampaignView = z.infer<typeof campaignViewSchema>;
+
+/** Each item of GET /campaigns/:id/targets. */
+export const campaignTargetSchema = z.strictObject({
+  id: z.uuid(),
+  deviceId: z.string(),
+  state: z.enum(CAMPAIGN_TARGET_STATES),
+  attempts: z.int(),
+  callId: z.uuid().nullable(),
+  detail: z.string().nullable(),
+  deadlineAt: instant.nullable(),
+  updatedAt: instant,
+});
+export type CampaignTarget = z.infer<typeof campaignTargetSchema>;
+export const campaignTargetListSchema = page(campaignTargetSchema);
+
+/** POST /campaigns/preview: what a selector matches now. */
+export const previewSchema = z.strictObject({
+  matched: z.int().describe('active devices the selector matches now'),
+  online: z.int(),
+  byBoard: z.array(z.strictObject({ board: z.string().nullable(), devices: z.int() })),
+  byFirmware: z.array(z.strictObject({ firmware: z.string().nullable(), devices: z.int() })),
+  byDialect: z.array(z.strictObject({ dialect: z.string(), devices: z.int() })),
+  sample: z.array(z.string()).describe('the first 20 matched device ids'),
+  needsApproval: z.boolean().optional(),
+  willSkip: z
+    .int()
+    .optional()
+    .describe('firmware: devices whose board it does not suit, or that already run it'),
+});
+export type Preview = z.infer<typeof previewSchema>;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { instant } from './common';
+
+/** One tool of a device's catalog (or a platform tool, position < 0), with the gate's view of it. */
+export const toolSchema = z.strictObject({
+  position: z.int(),
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.unknown(),
+  annotations: z.unknown().nullable(),
+  userOnly: z.boolean().describe('declared user-only by the device (annotations.audience has "user")'),
+  sensitive: z.boolean().describe('marked sensitive by an operator'),
+  gated: z.boolean().describe('needs approval when an operator calls it; never offered to the LLM'),
+  gatedBecause: z
+    .string()
+    .optional()
+    .describe(
+      'why it is gated: user-only, marked, or sensitive by default (a confirmation asked in its description)',
+    ),
+});
+export type Tool = z.infer<typeof toolSchema>;
+
+/** PUT /devices/:id/tools/:name. */
+export const markingSchema = z.strictObject({
+  toolName: z.string(),
+  sensitive: z.boolean(),
+  markedBy: z.uuid(),
+  markedAt: instant,
+});
+export type Marking = z.infer<typeof markingSchema>;
+
+export const orderingRuleSchema = z.strictObject({
+  id: z.string(),
+  source: z.enum(['config', 'derived']),
+  catalogId: z.string().nullable(),
+  tool: z.string(),
+  requires: z.string(),
+  maxAgeMs: z.int(),
+  action: z.enum(['run_first', 'refuse']),
+  evidence: z.string().nullable(),
+});
+export type OrderingRule = z.infer<typeof orderingRuleSchema>;
+
+const catalogVersionBase = z.strictObject({
+  versionId: z.string(),
+  version: z.int(),
+  hash: z.string(),
+  toolCount: z.int(),
+  serverName: z.string().nullable(),
+  serverVersion: z.string().nullable(),
+  protocolVersion: z.string().nullable(),
+  discoveredAt: instant,
+  lastConfirmedAt: instant,
+});
+
+/** GET /devices/:id/catalogs: every version discovery recorded. */
+export const catalogVersionSchema = catalogVersionBase.extend({
+  catalogId: z.string(),
+  diff: z.unknown(),
+  current: z.boolean(),
+});
+export type CatalogVersion = z.infer<typeof catalogVersionSchema>;
+
+/** GET /devices/:id/tools: the catalog in force, every tool with its gate, the ordering rules in force. */
+export const deviceCatalogSchema = z.strictObject({
+  deviceId: z.string(),
+  catalog: catalogVersionBase.nullable(),
+  tools: z.array(toolSchema),
+  platformTools: z.array(toolSchema),
+  otherMarkings: z.array(markingSchema).describe('markings of tools the current catalog does not declare'),
+  orderingRules: z.array(orderingRuleSchema),
+});
+export type DeviceCatalog = z.infer<typeof deviceCatalogSchema>;
+
+/** GET /devices/:id/catalogs/diff. */
+export const catalogDiffSchema = z.strictObject({
+  from: z.int(),
+  to: z.int(),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  changed: z.array(
+    z.strictObject({
+      name: z.string(),
+      fields: z.array(z.enum(['description', 'inputSchema', 'annotations', 'userOnly'])),
+    }),
+  ),
+});
+export type CatalogDiff = z.infer<typeof catalogDiffSchema>;

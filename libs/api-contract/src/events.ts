@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { APPROVAL_STATES, CALL_STATES, CAMPAIGN_STATES, VERDICTS } from './vocabulary';
+
+// GET /events: change notices for live views, one server-sent event per notice, named by its `type`. Best
+// effort (Redis pub/sub behind it): a reader that misses one re-reads the row; the database is the record.
+// The services publish libs/domain's platformEventSchema; platform-events.spec.ts checks the two agree.
+
+export const presenceEventSchema = z.strictObject({
+  type: z.literal('presence'),
+  deviceId: z.string(),
+  state: z.enum(['online', 'offline']),
+  connectionId: z.string(),
+  reason: z.string().optional(),
+  at: z.string(),
+});
+
+export const callEventSchema = z.strictObject({
+  type: z.literal('call'),
+  callId: z.string(),
+  deviceId: z.string(),
+  tool: z.string(),
+  state: z.enum(CALL_STATES),
+  verdict: z.enum(VERDICTS).optional(),
+  at: z.string(),
+});
+
+export const approvalEventSchema = z.strictObject({
+  type: z.literal('approval'),
+  approvalId: z.string(),
+  callId: z.string().optional(),
+  campaignId: z.string().optional(),
+  state: z.enum(APPROVAL_STATES),
+  at: z.string(),
+});
+
+export const campaignEventSchema = z.strictObject({
+  type: z.literal('campaign'),
+  campaignId: z.string(),
+  state: z.enum(CAMPAIGN_STATES),
+  counts: z.record(z.string(), z.int()).optional(),
+  at: z.string(),
+});
+
+export const catalogEventSchema = z.strictObject({
+  type: z.literal('catalog'),
+  deviceId: z.string(),
+  versionId: z.string(),
+  version: z.int(),
+  at: z.string(),
+});
+
+export const voiceTurnEventSchema = z.strictObject({
+  type: z.literal('voice_turn'),
+  turnId: z.string(),
+  deviceId: z.string(),
+  state: z.string(),
+  at: z.string(),
+});
+
+export const platformEventSchema = z.discriminatedUnion('type', [
+  presenceEventSchema,
+  callEventSchema,
+  approvalEventSchema,
+  campaignEventSchema,
+  catalogEventSchema,
+  voiceTurnEventSchema,
+]);
+export type PlatformEvent = z.infer<typeof platformEventSchema>;
+export type EventType = PlatformEvent['type'];
+export type EventOf<T extends EventType> = Extract<PlatformEvent, { type: T }>;
+
+/** The SSE event names the stream uses: one per notice type. */
+export const EVENT_TYPES: EventType[] = platformEventSchema.options.map((o) => o.shape.type.value);

@@ -127,3 +127,4 @@ export { regressesFrom, mayRevealRegression } from './upgrade-regression';
 // ESP-IDF application images: verified as the bootloader verifies them, and built for tests and the simulator
 export * from './esp-image';
 export * from './uplink-wrapper';
+export * from './credentials/system-info-redaction';

@@ -105,6 +105,17 @@ export const auditReportSchema = z.strictObject({
       createdAt: instant,
     }),
   ).extend({ total: count }),
+  rolledBackLater: truncatedList(
+    z.strictObject({
+      callId: z.uuid(),
+      deviceId: z.string(),
+      reachedVersion: z.string(),
+      reportedVersion: z.string(),
+      detectedAt: instant,
+    }),
+  )
+    .extend({ total: count })
+    .describe("DESIGN §5: the period's verified upgrades a device later came back from on an older version"),
   evidenceCompleteness: truncatedList(
     z.strictObject({
       id: z.uuid(),

@@ -72,11 +72,14 @@ describe('upgrades that do not last, through the real broker', () => {
       arguments: { url },
     });
     expect(created.status).toBe(202);
-    const approved = await api(
-      approver,
-      'POST',
-      `/approvals/${String(created.body['approvalId'])}/approve`,
-      {},
+    // An approval is decidable once the orchestrator's pre-flight has passed the call (DESIGN §4): until then
+    // it answers 409 approval_not_ready, and a person's console shows nothing to decide.
+    const approved = await waitFor(
+      async () => {
+        const r = await api(approver, 'POST', `/approvals/${String(created.body['approvalId'])}/approve`, {});
+        return r.body['code'] === 'approval_not_ready' ? false : r;
+      },
+      { what: 'the upgrade approvable after pre-flight', timeoutMs: 10_000 },
     );
     expect(approved.status).toBe(200);
     return created.body['id'] as string;

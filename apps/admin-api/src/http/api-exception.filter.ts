@@ -54,6 +54,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         code: exception.code,
         message: exception.message,
         ...(exception.issues ? { issues: exception.issues } : {}),
+        ...(exception.failed ? { failed: exception.failed } : {}),
       };
     }
     if (exception instanceof HttpException) {

@@ -164,7 +164,9 @@ export class CommitQueue {
     }
     if (leases.size === 0) return new Set();
     const list = [...leases.entries()];
-    const names = await store.lockLeases(client, this.holder, [...leases.values()]);
+    // One row per lease, however many of the batch's partitions it covers.
+    const distinct = new Map([...leases.values()].map((l) => [`${l.name}\u0000${l.token}`, l]));
+    const names = await store.lockLeases(client, this.holder, [...distinct.values()]);
     return new Set(list.filter(([, l]) => names.has(l.name)).map(([p]) => p));
   }
 

@@ -12,6 +12,7 @@ export interface KeyOwner {
 
 export interface SessionOwner {
   sessionId: string;
+  expiresAt: Date;
   operator: { id: string; email: string; name: string; role: Role; disabled: boolean };
 }
 
@@ -48,7 +49,9 @@ export class CredentialsRepository {
       where: { tokenHash, revokedAt: null, expiresAt: { gt: new Date() } },
       include: { operator: true },
     });
-    return session ? { sessionId: session.id, operator: ownerOf(session.operator) } : undefined;
+    return session
+      ? { sessionId: session.id, expiresAt: session.expiresAt, operator: ownerOf(session.operator) }
+      : undefined;
   }
 
   async createSession(s: {

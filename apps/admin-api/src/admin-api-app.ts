@@ -5,6 +5,8 @@ import type { Redis } from '@fleet/queues';
 import type { StopFunction } from '@fleet/runtime';
 import type { Logger, Registry } from '@fleet/telemetry';
 import { apiControllers, AppModule } from './app.module';
+import { CredentialChanges } from './auth/credential-changes-adapter';
+import { registerCredentialFlush } from './auth/credential-flush';
 import type { AdminApiConfig } from './config';
 import { registerConsole } from './console/serve-console';
 import { registerAnswerValidation } from './http/answer-validation';
@@ -46,6 +48,7 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
     abortOnError: false,
   });
   registerRequestTelemetry(adapter.getInstance(), app.get<Registry>(METRICS_REGISTRY));
+  registerCredentialFlush(adapter.getInstance(), app.get(CredentialChanges));
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'metrics'] });
   await registerDocs(app, document);

@@ -1,4 +1,4 @@
-import { runHealthChecks } from './health';
+import { runHealthChecks, sharedHealthChecks } from './health';
 
 describe('runHealthChecks', () => {
   it('is healthy only when every check passes', async () => {
@@ -31,5 +31,28 @@ describe('runHealthChecks', () => {
   it('fails a check that does not answer in time', async () => {
     const report = await runHealthChecks([{ name: 'mqtt', check: () => new Promise(() => undefined) }], 20);
     expect(report.checks['mqtt']).toMatchObject({ ok: false, error: 'mqtt did not answer within 20 ms' });
+  });
+});
+
+describe('sharedHealthChecks', () => {
+  it('gives callers who arrive during a run that run, and starts a new one for the next caller', async () => {
+    let runs = 0;
+    let up = true;
+    const health = sharedHealthChecks([
+      {
+        name: 'postgres',
+        check: async () => {
+          runs++;
+          await new Promise((resolve) => setImmediate(resolve));
+          if (!up) throw new Error('connect ECONNREFUSED');
+        },
+      },
+    ]);
+    const [a, b] = await Promise.all([health(), health()]);
+    expect(runs).toBe(1);
+    expect(a).toBe(b);
+    up = false;
+    expect((await health()).ok).toBe(false);
+    expect(runs).toBe(2);
   });
 });

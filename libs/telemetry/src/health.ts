@@ -57,3 +57,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * `runHealthChecks` for a route many callers poll at once: a caller who arrives while a run is under way gets
+ * that run's report instead of starting another, so 32 load balancers polling cost one round of checks, not 32.
+ * No report is kept once its run has ended: every answer comes from checks that were still running when the
+ * caller asked.
+ */
+export function sharedHealthChecks(checks: HealthCheck[], timeoutMs?: number): () => Promise<HealthReport> {
+  let running: Promise<HealthReport> | undefined;
+  return () => {
+    running ??= runHealthChecks(checks, timeoutMs).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}

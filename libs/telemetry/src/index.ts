@@ -1,6 +1,6 @@
 export { createLogger, type Logger } from './logger';
 export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics';
-export { runHealthChecks, type HealthCheck, type HealthReport } from './health';
+export { runHealthChecks, sharedHealthChecks, type HealthCheck, type HealthReport } from './health';
 export { HOW_TO_START } from './dependency-hints';
 export { startTracing, type TracingHandle, type TracingOptions } from './tracing';
 export {

@@ -3,6 +3,9 @@
 // and count once their verdict is sealed with its five evidence rows committed.
 //   npm run bench:fleet-calls -- [--devices 1000,5000] [--rounds 3] [--sequential 1000] [--rate 200]
 //                                [--rate-seconds 30] [--boot-rate 1000] [--quiet-wait-sec 120] [--profile cpu|perf]
+//                                [--via producer|rest] [--dist <dir>]
+// `--via rest` asks for every call as an operator does, `POST /api/v1/devices/:id/calls` with an API key (the
+// admin API is started too and its CPU reported as `api`); `--dist` measures another build's services.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFleetCalls, type FleetCallsResult } from './calls/fleet-calls-run';
@@ -20,12 +23,16 @@ async function main(): Promise<void> {
       'rate-seconds': { type: 'string', default: '30' },
       'boot-rate': { type: 'string', default: '1000' },
       profile: { type: 'string' },
+      via: { type: 'string', default: 'producer' },
+      dist: { type: 'string' },
       /** The machine is shared: how long each phase waits for it to be quiet before measuring anyway. */
       'quiet-wait-sec': { type: 'string', default: '120' },
     },
   });
   const config = loadBenchConfig();
   const profile = (['cpu', 'perf'] as const).find((p) => p === values.profile);
+  const via = (['producer', 'rest'] as const).find((v) => v === values.via);
+  if (!via) throw new Error(`--via must be producer or rest, not ${values.via}`);
   const results: FleetCallsResult[] = [];
   for (const devices of values.devices.split(',').map(Number)) {
     const outDir = join('/tmp', `bench-fleet-calls-${process.pid}`, String(devices));
@@ -38,7 +45,8 @@ async function main(): Promise<void> {
         rate: Number(values.rate),
         rateSeconds: Number(values['rate-seconds']),
         outDir,
-        distDir: join(config.root, 'dist'),
+        distDir: values.dist ?? join(config.root, 'dist'),
+        via,
         quietWaitMs: Number(values['quiet-wait-sec']) * 1000,
         ...(profile ? { profile } : {}),
       }),
@@ -119,6 +127,7 @@ function summary(results: FleetCallsResult[]): string[] {
         'postgres',
         'redis',
         'sim',
+        'api',
         'bench (producer)',
         'other',
         'evidence rows/s',
@@ -131,6 +140,7 @@ function summary(results: FleetCallsResult[]): string[] {
           cpu(ph.cpuMsPerCall, 'postgres'),
           cpu(ph.cpuMsPerCall, 'redis'),
           cpu(ph.cpuMsPerCall, 'sim'),
+          cpu(ph.cpuMsPerCall, 'api'),
           cpu(ph.cpuMsPerCall, 'bench'),
           cpu(ph.cpuMsPerCall, 'other'),
           round(ph.evidenceRowsPerSecond, 0),

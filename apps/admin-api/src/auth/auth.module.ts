@@ -5,6 +5,8 @@ import { OperatorsModule } from '../operators/operators.module';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { CachedCredentials } from './cached-credentials';
+import { CredentialChanges } from './credential-changes-adapter';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginThrottle } from './login-throttle';
 import { OidcClient } from './oidc-client';
@@ -16,6 +18,8 @@ import { SignInLinkService } from './sign-in-link.service';
   controllers: [AuthController],
   providers: [
     AuthService,
+    CachedCredentials,
+    CredentialChanges,
     CredentialsRepository,
     LoginThrottle,
     OidcClient,
@@ -23,6 +27,6 @@ import { SignInLinkService } from './sign-in-link.service';
     SignInLinkService,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService],
+  exports: [AuthService, CredentialChanges],
 })
 export class AuthModule {}

@@ -4,6 +4,7 @@ import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor, RequestOrigin } from '../http/actor';
 import { ApiError } from '../http/api-error';
 import { OperatorsRepository } from '../operators/operators.repository';
+import { CachedCredentials } from './cached-credentials';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginThrottle } from './login-throttle';
 import { hashSessionToken, isSessionToken, newSessionToken } from './session-token';
@@ -25,6 +26,7 @@ const invalidCredentials = () =>
 export class AuthService {
   constructor(
     private readonly credentials: CredentialsRepository,
+    private readonly lookups: CachedCredentials,
     private readonly operators: OperatorsRepository,
     private readonly throttle: LoginThrottle,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
@@ -133,11 +135,11 @@ export class AuthService {
   }
 
   private async byApiKey(prefix: string, secret: string): Promise<Actor> {
-    const key = await this.credentials.keyByPrefix(prefix);
+    const key = await this.lookups.keyByPrefix(prefix);
     if (!key || key.revoked || key.operator.disabled || !verifyApiKeySecret(secret, key.secretHash)) {
       throw invalidCredentials();
     }
-    void this.credentials.touchKey(key.keyId).catch(() => undefined);
+    this.lookups.touchKey(key.keyId);
     return {
       operatorId: key.operator.id,
       email: key.operator.email,
@@ -150,7 +152,7 @@ export class AuthService {
   }
 
   private async bySession(token: string): Promise<Actor> {
-    const session = await this.credentials.liveSession(hashSessionToken(token));
+    const session = await this.lookups.liveSession(hashSessionToken(token));
     if (!session || session.operator.disabled) throw invalidCredentials();
     return {
       operatorId: session.operator.id,

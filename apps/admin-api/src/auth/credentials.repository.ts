@@ -14,6 +14,7 @@ export interface KeyOwner {
 
 export interface SessionOwner {
   sessionId: string;
+  expiresAt: Date;
   operator: { id: string; email: string; name: string; role: Role; disabled: boolean };
 }
 
@@ -73,12 +74,14 @@ export class CredentialsRepository {
     const session = await this.db
       .selectFrom('session')
       .innerJoin('operator', 'operator.id', 'session.operator_id')
-      .select(['session.id', ...OWNER])
+      .select(['session.id', 'session.expires_at', ...OWNER])
       .where('session.token_hash', '=', tokenHash)
       .where('session.revoked_at', 'is', null)
       .where('session.expires_at', '>', new Date())
       .executeTakeFirst();
-    return session ? { sessionId: session.id, operator: ownerOf(session) } : undefined;
+    return session
+      ? { sessionId: session.id, expiresAt: session.expires_at, operator: ownerOf(session) }
+      : undefined;
   }
 
   async createSession(s: {

@@ -1,8 +1,11 @@
+import type { Redis } from '@fleet/queues';
 import { createLogger } from '@fleet/telemetry';
 import { startTcpProxy, waitFor, type TcpProxy } from '@fleet/testing';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 import { startAdminApi, type AdminApiHandle } from '../admin-api-app';
+import { CredentialChanges } from '../auth/credential-changes-adapter';
 import { loadAdminApiConfig } from '../config';
+import { REDIS } from '../infra/tokens';
 
 function through(url: string, proxy: TcpProxy): string {
   const u = new URL(url);
@@ -96,6 +99,8 @@ describe('the API while a dependency is down', () => {
 
   it('answers 503 naming Redis, with Retry-After, for what cannot work without it', async () => {
     await redis.cut();
+    // Down as the API knows it: a request that arrives before its link has seen the cut finds Redis still there.
+    await waitFor(() => api.app.get<Redis>(REDIS).status !== 'ready', { what: 'the API to see Redis gone' });
     const events = await inject('GET', '/api/v1/events');
     const utterance = await inject('POST', `/api/v1/devices/${device}/utterances`, { text: 'volume up' });
     for (const answer of [events, utterance]) {
@@ -110,6 +115,10 @@ describe('the API while a dependency is down', () => {
 
   it('answers 503 naming Postgres, with Retry-After, on every route while Postgres is down', async () => {
     await postgres.cut();
+    // Until the credential listener has seen the cut, a key is still answered from what this replica remembers.
+    await waitFor(() => !api.app.get(CredentialChanges).cache.enabled, {
+      what: 'the API to see Postgres gone',
+    });
     const answers = await Promise.all([
       inject('GET', '/api/v1/devices'),
       inject('GET', `/api/v1/devices/${device}`),

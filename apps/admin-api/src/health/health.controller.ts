@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { postgresHealthCheck, type Pool } from '@fleet/db';
 import { redisHealthCheck, type Redis } from '@fleet/queues';
 import { registerDependencyGauge } from '@fleet/runtime';
-import { runHealthChecks, type Registry } from '@fleet/telemetry';
+import { sharedHealthChecks, type HealthReport, type Registry } from '@fleet/telemetry';
 import { Roles } from '../http/route-metadata';
 import { METRICS_REGISTRY, PG_POOL, REDIS } from '../infra/tokens';
 
@@ -11,20 +11,21 @@ import { METRICS_REGISTRY, PG_POOL, REDIS } from '../infra/tokens';
 @Controller()
 @Roles('public')
 export class HealthController {
-  private readonly checks;
+  private readonly runChecks: () => Promise<HealthReport>;
 
   constructor(
     @Inject(PG_POOL) pool: Pool,
     @Inject(REDIS) redis: Redis,
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
   ) {
-    this.checks = [postgresHealthCheck(pool), redisHealthCheck(redis)];
-    registerDependencyGauge(registry, this.checks);
+    const checks = [postgresHealthCheck(pool), redisHealthCheck(redis)];
+    registerDependencyGauge(registry, checks);
+    this.runChecks = sharedHealthChecks(checks);
   }
 
   @Get('healthz')
   async health(@Res() reply: FastifyReply): Promise<void> {
-    const report = await runHealthChecks(this.checks);
+    const report = await this.runChecks();
     await reply.code(report.ok ? 200 : 503).send(report);
   }
 

@@ -1,4 +1,6 @@
-import type { Pool } from '@fleet/db';
+import type { Compilable } from 'kysely';
+import { createDatabase, sql, type Database, type Pool } from '@fleet/db';
+import type { QueryResultRow } from 'pg';
 import { firmwareDefinitionOf, readToolsListPage, type ListedTool } from '@fleet/protocol';
 import type { UnitTx } from '../evidence/commit-queue';
 import { catalogHash, diffCatalogs, toolIdentity } from './catalog-content';
@@ -30,74 +32,104 @@ interface CatalogContent {
  */
 export class CatalogRepository {
   private readonly contents = new Map<string, CatalogContent>();
+  /** Content hash → its committed `tool_catalog` row: a catalog seen before costs no statement (DESIGN §3). */
+  private readonly idsByHash = new Map<string, string>();
+  private readonly db: Database;
 
   constructor(
     private readonly pool: Pool,
     private readonly derivedRuleMaxAgeMs: number,
-  ) {}
+  ) {
+    this.db = createDatabase(pool);
+  }
 
   async store(tx: UnitTx, found: DiscoveredCatalog): Promise<{ view: CatalogView; changed: boolean }> {
     const hash = catalogHash(found.tools);
-    const catalogId = await this.catalogFor(tx, hash, found.tools);
-    const { rows: current } = await tx.query<{ id: string; version: number; catalog_id: string }>(
-      `SELECT id, version, catalog_id FROM device_catalog_version WHERE device_id = $1 ORDER BY version DESC LIMIT 1`,
-      [found.deviceId],
+    const catalogId = this.idsByHash.get(hash) ?? (await this.catalogFor(tx, hash, found.tools));
+    const [latest] = await run(
+      tx,
+      this.db
+        .selectFrom('device_catalog_version')
+        .select(['id', 'version', 'catalog_id'])
+        .where('device_id', '=', found.deviceId)
+        .orderBy('version', 'desc')
+        .limit(1),
     );
-    const latest = current[0];
     let version: { id: string; version: number; discovered_at: Date };
     let changed = false;
     if (latest && latest.catalog_id === catalogId) {
-      const { rows } = await tx.query<{ id: string; version: number; discovered_at: Date }>(
-        `UPDATE device_catalog_version SET last_confirmed_at = now(),
-                server_name = $2, server_version = $3, protocol_version = $4
-          WHERE id = $1 RETURNING id, version, discovered_at`,
-        [latest.id, found.serverName ?? null, found.serverVersion ?? null, found.protocolVersion ?? null],
+      const [confirmed] = await run(
+        tx,
+        this.db
+          .updateTable('device_catalog_version')
+          .set({
+            last_confirmed_at: sql<Date>`now()`,
+            server_name: found.serverName ?? null,
+            server_version: found.serverVersion ?? null,
+            protocol_version: found.protocolVersion ?? null,
+          })
+          .where('id', '=', latest.id)
+          .returning(['id', 'version', 'discovered_at']),
       );
-      version = rows[0]!;
+      version = confirmed!;
     } else {
       changed = true;
       const previous = latest ? (await this.content(latest.catalog_id)).tools : undefined;
-      const { rows } = await tx.query<{ id: string; version: number; discovered_at: Date }>(
-        `INSERT INTO device_catalog_version (id, device_id, version, catalog_id, server_name, server_version, protocol_version, diff, exchanges)
-         VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8)
-         RETURNING id, version, discovered_at`,
-        [
-          found.deviceId,
-          (latest?.version ?? 0) + 1,
-          catalogId,
-          found.serverName ?? null,
-          found.serverVersion ?? null,
-          found.protocolVersion ?? null,
-          previous ? JSON.stringify(diffCatalogs(previous, found.tools)) : null,
-          JSON.stringify(found.exchanges),
-        ],
+      const [inserted] = await run(
+        tx,
+        this.db
+          .insertInto('device_catalog_version')
+          .values({
+            id: sql<string>`gen_random_uuid()`,
+            device_id: found.deviceId,
+            version: (latest?.version ?? 0) + 1,
+            catalog_id: catalogId,
+            server_name: found.serverName ?? null,
+            server_version: found.serverVersion ?? null,
+            protocol_version: found.protocolVersion ?? null,
+            diff: previous ? JSON.stringify(diffCatalogs(previous, found.tools)) : null,
+            exchanges: JSON.stringify(found.exchanges),
+          })
+          .returning(['id', 'version', 'discovered_at']),
       );
-      version = rows[0]!;
+      version = inserted!;
     }
-    await tx.query('UPDATE device SET catalog_version_id = $2, updated_at = now() WHERE id = $1', [
-      found.deviceId,
-      version.id,
-    ]);
+    await run(
+      tx,
+      this.db
+        .updateTable('device')
+        .set({ catalog_version_id: version.id, updated_at: sql<Date>`now()` })
+        .where('id', '=', found.deviceId),
+    );
     const content = await this.content(catalogId, tx);
     return { view: this.view(content, version, found.serverName, found.serverVersion), changed };
   }
 
+  /**
+   * Called once the unit that stored `view` has committed: only then is its catalog row certain to exist, so
+   * only then may later discoveries of the same content skip looking it up (a rolled-back insert must not be
+   * remembered).
+   */
+  committed(view: CatalogView): void {
+    this.idsByHash.set(view.hash, view.catalogId);
+  }
+
   /** The catalog a device had when this replica took it over (what discovery confirmed last). */
   async loadCurrent(deviceId: string): Promise<{ view: CatalogView; confirmedAt: Date } | undefined> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      version: number;
-      catalog_id: string;
-      discovered_at: Date;
-      last_confirmed_at: Date;
-      server_name: string | null;
-      server_version: string | null;
-    }>(
-      `SELECT v.id, v.version, v.catalog_id, v.discovered_at, v.last_confirmed_at, v.server_name, v.server_version
-         FROM device d JOIN device_catalog_version v ON v.id = d.catalog_version_id WHERE d.id = $1`,
-      [deviceId],
-    );
-    const row = rows[0];
+    const row = await this.db
+      .selectFrom('device as d')
+      .innerJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
+      .select([
+        'v.id',
+        'v.version',
+        'v.catalog_id',
+        'v.discovered_at',
+        'v.last_confirmed_at',
+        'v.server_name',
+        'v.server_version',
+      ])
+      .where('d.id', '=', deviceId)
+      .executeTakeFirst();
     if (!row) return undefined;
     const content = await this.content(row.catalog_id);
     return {
@@ -107,15 +139,20 @@ export class CatalogRepository {
   }
 
   private async catalogFor(tx: UnitTx, hash: string, tools: ListedTool[]): Promise<string> {
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO tool_catalog (id, hash, tool_count) VALUES (gen_random_uuid(), $1, $2)
-       ON CONFLICT (hash) DO NOTHING RETURNING id`,
-      [hash, tools.length],
+    const [fresh] = await run(
+      tx,
+      this.db
+        .insertInto('tool_catalog')
+        .values({ id: sql<string>`gen_random_uuid()`, hash, tool_count: tools.length })
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .returning('id'),
     );
-    const fresh = inserted.rows[0];
     if (!fresh) {
-      const { rows } = await tx.query<{ id: string }>('SELECT id FROM tool_catalog WHERE hash = $1', [hash]);
-      return rows[0]!.id;
+      const [existing] = await run(
+        tx,
+        this.db.selectFrom('tool_catalog').select('id').where('hash', '=', hash),
+      );
+      return existing!.id;
     }
     await tx.query(
       `INSERT INTO tool (catalog_id, position, name, description, input_schema, annotations, user_only)
@@ -157,34 +194,28 @@ export class CatalogRepository {
     const cached = this.contents.get(catalogId);
     if (cached) return cached;
     // One after the other: inside a unit they share one connection, which runs one query at a time.
-    const query = tx ? tx.query.bind(tx) : this.pool.query.bind(this.pool);
-    const catalog = await query<{ hash: string }>('SELECT hash FROM tool_catalog WHERE id = $1', [catalogId]);
-    const tools = await query<{
-      name: string;
-      description: string;
-      input_schema: unknown;
-      annotations: unknown;
-    }>(
-      'SELECT name, description, input_schema, annotations FROM tool WHERE catalog_id = $1 ORDER BY position',
-      [catalogId],
+    const on = <O>(q: Compilable<O>) => (tx ? run(tx, q) : this.db.executeQuery(q).then((r) => r.rows));
+    const [catalog] = await on(this.db.selectFrom('tool_catalog').select('hash').where('id', '=', catalogId));
+    const tools = await on(
+      this.db
+        .selectFrom('tool')
+        .select(['name', 'description', 'input_schema', 'annotations'])
+        .where('catalog_id', '=', catalogId)
+        .orderBy('position'),
     );
-    const rules = await query<{
-      id: string;
-      tool: string;
-      requires: string;
-      max_age_ms: number;
-      action: 'run_first' | 'refuse';
-      evidence: string | null;
-    }>('SELECT id, tool, requires, max_age_ms, action, evidence FROM ordering_rule WHERE catalog_id = $1', [
-      catalogId,
-    ]);
+    const rules = await on(
+      this.db
+        .selectFrom('ordering_rule')
+        .select(['id', 'tool', 'requires', 'max_age_ms', 'action', 'evidence'])
+        .where('catalog_id', '=', catalogId),
+    );
     const page = readToolsListPage({
       dialect: 'xiaozhi',
       id: 0,
       outcome: {
         kind: 'result',
         result: {
-          tools: tools.rows.map((t) =>
+          tools: tools.map((t) =>
             toolIdentity({
               name: t.name,
               description: t.description,
@@ -200,9 +231,9 @@ export class CatalogRepository {
     if (!page.ok) throw new Error(`stored catalog ${catalogId} does not read back: ${page.error.message}`);
     const content: CatalogContent = {
       catalogId,
-      hash: catalog.rows[0]!.hash,
+      hash: catalog!.hash,
       tools: page.value.tools,
-      rules: rules.rows.map((r) => ({
+      rules: rules.map((r) => ({
         id: r.id,
         source: 'derived',
         tool: r.tool,
@@ -253,4 +284,11 @@ function toolViews(listedTools: readonly ListedTool[]): ReadonlyMap<string, Cata
     });
   }
   return tools;
+}
+
+/** A typed query run on the unit's own connection (its transaction), rows as the generated tables type them. */
+async function run<O>(tx: UnitTx, query: Compilable<O>): Promise<O[]> {
+  const compiled = query.compile();
+  const { rows } = await tx.query<O & QueryResultRow>(compiled.sql, compiled.parameters as unknown[]);
+  return rows;
 }

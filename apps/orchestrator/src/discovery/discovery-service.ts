@@ -82,6 +82,7 @@ export class DiscoveryService {
         exchanges: exchanges.map(exchangeRecord),
       }),
     );
+    this.catalogs.committed(stored.view);
     if (device.connectionId !== connectionId) return false; // it reconnected meanwhile: discover again
     device.catalog = stored.view;
     device.discoveredOn = connectionId;

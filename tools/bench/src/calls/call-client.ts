@@ -23,10 +23,13 @@ interface Waiter {
   resolve: (outcome: CallOutcome) => void;
 }
 
+/** Asks for one call and answers its id: the producer in-process, or `POST /devices/:id/calls` through REST. */
+export type CreateCall = (deviceId: string, tool: string, args: Record<string, unknown>) => Promise<string>;
+
 /**
- * A producer of calls as the API and the voice worker are (CallRequests: the call row and its BullMQ job), that
- * learns each verdict the way live views do: the orchestrator's sealed event on `fleet:events`, published once
- * the verdict and the evidence rows are committed.
+ * A producer of calls as the API and the voice worker are (CallRequests: the call row and its BullMQ job), or an
+ * operator through the admin API's REST (`connectRest`), that learns each verdict the way live views do: the
+ * orchestrator's sealed event on `fleet:events`, published once the verdict and the evidence rows are committed.
  */
 export class CallClient {
   private readonly waiters = new Map<string, Waiter>();
@@ -34,10 +37,9 @@ export class CallClient {
   private readonly early = new Map<string, { verdict: Verdict; at: number }>();
 
   private constructor(
-    private readonly pool: Pool,
-    private readonly redis: Redis,
     private readonly subscriber: Redis,
-    private readonly requests: CallRequests,
+    private readonly create: CreateCall,
+    private readonly closeCreator: () => Promise<void>,
     private readonly sealTimeoutMs: number,
   ) {}
 
@@ -49,14 +51,38 @@ export class CallClient {
   ): Promise<CallClient> {
     const pool = new Pool({ connectionString: databaseUrl, max: o.poolSize ?? 20 });
     const redis = createRedis(redisUrl);
+    const requests = new CallRequests(pool, redis, 'fleet');
+    const create: CreateCall = async (deviceId, tool, args) => {
+      const result = await requests.request({ deviceId, tool, arguments: args, origin: 'operator' });
+      if (!result.ok) throw new Error(`call refused: ${result.error}: ${result.message}`);
+      return result.callId;
+    };
+    const close = async () => {
+      await requests.close();
+      redis.disconnect();
+      await pool.end();
+    };
+    return CallClient.listen(redisUrl, create, close, o.sealTimeoutMs);
+  }
+
+  /** An operator's calls through REST: `POST /api/v1/devices/:id/calls` with their API key. */
+  static async connectRest(
+    api: { baseUrl: string; key: string },
+    redisUrl: string,
+    o: { sealTimeoutMs?: number } = {},
+  ): Promise<CallClient> {
+    const create: CreateCall = (deviceId, tool, args) => postCall(api, deviceId, tool, args);
+    return CallClient.listen(redisUrl, create, () => Promise.resolve(), o.sealTimeoutMs);
+  }
+
+  private static async listen(
+    redisUrl: string,
+    create: CreateCall,
+    close: () => Promise<void>,
+    sealTimeoutMs = 120_000,
+  ): Promise<CallClient> {
     const subscriber = createRedis(redisUrl);
-    const client = new CallClient(
-      pool,
-      redis,
-      subscriber,
-      new CallRequests(pool, redis, 'fleet'),
-      o.sealTimeoutMs ?? 120_000,
-    );
+    const client = new CallClient(subscriber, create, close, sealTimeoutMs);
     await subscribePlatformEvents(subscriber, (event) => {
       if (event.type !== 'call' || event.state !== 'finished' || !event.verdict) return;
       client.sealed(event.callId, event.verdict, performance.now());
@@ -64,17 +90,21 @@ export class CallClient {
     return client;
   }
 
+  /** Asks for a call without waiting for its verdict; answers its id. */
+  ask(deviceId: string, tool: string, args: Record<string, unknown>): Promise<string> {
+    return this.create(deviceId, tool, args);
+  }
+
   async call(deviceId: string, tool: string, args: Record<string, unknown>): Promise<CallOutcome> {
     const started = performance.now();
-    const result = await this.requests.request({ deviceId, tool, arguments: args, origin: 'operator' });
+    const callId = await this.create(deviceId, tool, args);
     const enqueueMs = performance.now() - started;
-    if (!result.ok) throw new Error(`call refused: ${result.error}: ${result.message}`);
     return new Promise<CallOutcome>((resolve) => {
-      const early = this.early.get(result.callId);
+      const early = this.early.get(callId);
       if (early) {
-        this.early.delete(result.callId);
+        this.early.delete(callId);
         resolve({
-          callId: result.callId,
+          callId,
           deviceId,
           verdict: early.verdict,
           enqueueMs,
@@ -82,11 +112,8 @@ export class CallClient {
         });
         return;
       }
-      const timer = setTimeout(
-        () => this.sealed(result.callId, 'unsealed', performance.now()),
-        this.sealTimeoutMs,
-      );
-      this.waiters.set(result.callId, { deviceId, started, enqueueMs, timer, resolve });
+      const timer = setTimeout(() => this.sealed(callId, 'unsealed', performance.now()), this.sealTimeoutMs);
+      this.waiters.set(callId, { deviceId, started, enqueueMs, timer, resolve });
     });
   }
 
@@ -95,10 +122,8 @@ export class CallClient {
   }
 
   async close(): Promise<void> {
-    await this.requests.close();
+    await this.closeCreator();
     this.subscriber.disconnect();
-    this.redis.disconnect();
-    await this.pool.end();
   }
 
   private sealed(callId: string, verdict: Verdict | 'unsealed', at: number): void {
@@ -117,4 +142,23 @@ export class CallClient {
       latencyMs: at - waiter.started,
     });
   }
+}
+
+async function postCall(
+  api: { baseUrl: string; key: string },
+  deviceId: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const response = await fetch(`${api.baseUrl}/api/v1/devices/${deviceId}/calls`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tool, arguments: args }),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const body = (await response.json()) as { id?: string };
+  if (response.status !== 202 || !body.id) {
+    throw new Error(`POST /devices/${deviceId}/calls: ${response.status} ${JSON.stringify(body)}`);
+  }
+  return body.id;
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BenchConfig } from '../config';
 import { perfRecord } from '../harness/perf-record';
+import { createOperatorKey } from '../campaign/operators';
 import { say } from '../harness/report';
 import { startBenchPlatform, type BenchPlatform } from '../platform/bench-platform';
 import { powerOnAndDiscover, type StartupCost } from '../platform/fleet-startup';
@@ -26,6 +27,8 @@ export interface FleetCallsOptions {
   quietWaitMs: number;
   /** Profile the orchestrator over the whole run (`cpu`), or `perf record` it during the fleet-wide reads. */
   profile?: 'cpu' | 'perf';
+  /** How calls are asked for: the producer in-process (as the API does it), or an operator through REST. */
+  via?: 'producer' | 'rest';
 }
 
 export interface FleetCallsResult {
@@ -51,6 +54,7 @@ export async function runFleetCalls(config: BenchConfig, o: FleetCallsOptions): 
     distDir: o.distDir,
     quietWaitMs: o.quietWaitMs,
     ...(o.profile ? { orchestratorProfile: o.profile } : {}),
+    adminApi: o.via === 'rest',
   });
   let client: CallClient | undefined;
   try {
@@ -61,7 +65,13 @@ export async function runFleetCalls(config: BenchConfig, o: FleetCallsOptions): 
         `${(startup.servicesBytesPerDevice / 1024).toFixed(1)} KB per device`,
     );
     const devices = await deviceIds(p);
-    client = await CallClient.connect(p.db.appUrl, p.redis.url);
+    client =
+      o.via === 'rest' && p.api
+        ? await CallClient.connectRest(
+            { baseUrl: p.api.baseUrl, key: await createOperatorKey(p.sql, 'operator', 'bench operator') },
+            p.redis.url,
+          )
+        : await CallClient.connect(p.db.appUrl, p.redis.url);
     const c = client;
     const read: CallOne = (device) => c.call(device, READ_TOOL, {});
     // Each call asks for another volume than the previous one on that device, so the readback proves a change.
@@ -113,8 +123,12 @@ export async function runFleetCalls(config: BenchConfig, o: FleetCallsOptions): 
       devices: o.devices,
       startup,
       phases,
-      logs: { broker: p.broker.logs.counts, orchestrator: p.orchestrator.logs.counts },
-      logSamples: [...p.broker.logs.samples, ...p.orchestrator.logs.samples],
+      logs: {
+        broker: p.broker.logs.counts,
+        orchestrator: p.orchestrator.logs.counts,
+        ...(p.api ? { 'admin-api': p.api.logs.counts } : {}),
+      },
+      logSamples: [...p.broker.logs.samples, ...p.orchestrator.logs.samples, ...(p.api?.logs.samples ?? [])],
     };
   } finally {
     await client?.close();

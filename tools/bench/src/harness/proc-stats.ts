@@ -35,6 +35,21 @@ export function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): nu
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
 }
 
+/**
+ * Times the main thread went to sleep waiting and was woken again (proc(5) `voluntary_ctxt_switches`): how often
+ * something wakes an idle event loop, a count the machine's other load does not inflate as it does CPU time.
+ */
+export function wakeUps(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('voluntary_ctxt_switches:'));
+    return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0);
+  } catch {
+    return 0; // the process has gone
+  }
+}
+
 /** The soft "Max open files" of a process. */
 export function openFilesLimit(pid: number): number | undefined {
   const line = readFileSync(`/proc/${pid}/limits`, 'utf8')

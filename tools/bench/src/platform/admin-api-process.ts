@@ -9,6 +9,9 @@ export interface AdminApiProcessOptions {
   /** The broker's device HTTP, the base of the firmware URLs the registry answers with. */
   publicHttpUrl: string;
   outDir: string;
+  /** `--cpu-prof` into outDir (written on a clean exit), or `--perf-basic-prof` for `perf record`. */
+  profile?: 'cpu' | 'perf';
+  env?: Record<string, string>;
 }
 
 export interface AdminApiProcess extends ServiceProcess {
@@ -21,6 +24,7 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
     app: 'admin-api',
     distDir: o.distDir,
     outDir: o.outDir,
+    ...(o.profile ? { profile: o.profile } : {}),
     env: {
       PATH: o.path,
       DATABASE_URL: o.databaseUrl,
@@ -29,8 +33,10 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
       BIND_HOST: '127.0.0.1',
       HTTP_PORT: '0',
       WEBHOOK_WORKER: 'false',
-      // Production refuses to start without it; the benchmark imports no eFuse keys.
+      // Production refuses to start without them; the benchmark imports no eFuse keys and checks no audit seal.
       EFUSE_WRAPPING_KEYS: randomBytes(32).toString('hex'),
+      AUDIT_SIGNING_KEY: randomBytes(32).toString('base64'),
+      ...o.env,
     },
   });
   return { ...service, baseUrl: `http://127.0.0.1:${service.ports['http']}` };

@@ -30,6 +30,9 @@ export interface PlatformOptions {
   orchestratorProfile?: 'cpu' | 'perf';
   /** Start the admin API too (campaigns are created through it). */
   adminApi?: boolean;
+  /** Profile the admin API (`--cpu-prof`, written when it stops), or `--perf-basic-prof`. */
+  adminApiProfile?: 'cpu' | 'perf';
+  adminApiEnv?: Record<string, string>;
   /** How long each phase waits for other people's work on the machine to calm down before it measures. */
   quietWaitMs: number;
   /** Another simulated fleet than xiaozhi devices on the broker's OTA and MQTT (the ListenAI fleet). */
@@ -111,6 +114,8 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
         redisUrl: redis.url,
         publicHttpUrl: broker.httpUrl,
         outDir: o.outDir,
+        ...(o.adminApiProfile ? { profile: o.adminApiProfile } : {}),
+        ...(o.adminApiEnv ? { env: o.adminApiEnv } : {}),
       });
       const started = api;
       stops.push(() => started.stop());

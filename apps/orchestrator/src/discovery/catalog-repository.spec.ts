@@ -1,0 +1,111 @@
+import { Pool, type PoolClient } from 'pg';
+import { databaseOn } from '@fleet/db';
+import type { ListedTool } from '@fleet/protocol';
+import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import type { UnitTx } from '../evidence/commit-queue';
+import { CatalogRepository } from './catalog-repository';
+
+const TOOLS: ListedTool[] = [
+  {
+    name: 'self.get_device_status',
+    description: 'Reads the device status',
+    inputSchema: { type: 'object', properties: {} },
+    properties: [],
+    userOnly: false,
+  },
+];
+
+// DESIGN §3: devices that list the same tools share one catalog; a content seen before costs no statement.
+describe('the catalog repository', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let catalogs: CatalogRepository;
+  let statements: string[];
+
+  /** A unit of work as the commit queue runs one: a transaction on one connection, each statement recorded. */
+  const unit = async <T>(work: (tx: UnitTx) => Promise<T>, commit = true): Promise<T> => {
+    const client: PoolClient = await pool.connect();
+    const tx: UnitTx = {
+      query: (text: string, params?: unknown[]) => {
+        statements.push(text);
+        return client.query(text, params);
+      },
+      // The repository runs its compiled queries through `query`, so each is recorded; Kysely is here for the type.
+      db: databaseOn(client),
+      appendEvidence: () => Promise.reject(new Error('discovery appends no evidence')),
+    };
+    try {
+      await client.query('BEGIN');
+      const result = await work(tx);
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+      return result;
+    } finally {
+      client.release();
+    }
+  };
+  const device = async (mac: string) =>
+    pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, $2, now())`, [
+      mac,
+      `${mac}-client`,
+    ]);
+  const found = (deviceId: string) => ({
+    deviceId,
+    tools: TOOLS,
+    serverName: 'xiaozhi',
+    serverVersion: '2.0.0',
+    protocolVersion: '2024-11-05',
+    exchanges: [],
+  });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url, max: 2 });
+    catalogs = new CatalogRepository(pool, 60_000);
+  });
+  beforeEach(() => {
+    statements = [];
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  it('shares one catalog between devices with the same tools, looking it up only until one has committed', async () => {
+    await device('02:00:00:00:00:01');
+    await device('02:00:00:00:00:02');
+    const first = await unit((tx) => catalogs.store(tx, found('02:00:00:00:00:01')));
+    catalogs.committed(first.view);
+    statements = [];
+    const second = await unit((tx) => catalogs.store(tx, found('02:00:00:00:00:02')));
+    expect(second.view.catalogId).toBe(first.view.catalogId);
+    expect(second.view.tools).toBe(first.view.tools); // one object for every device, not a copy
+    expect(statements.some((s) => s.includes('tool_catalog'))).toBe(false);
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM tool_catalog');
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('does not remember a catalog whose unit rolled back, so the next device stores it again', async () => {
+    const other: ListedTool[] = [{ ...TOOLS[0]!, name: 'self.reboot' }];
+    await device('02:00:00:00:00:03');
+    const rolledBack = await unit(
+      (tx) => catalogs.store(tx, { ...found('02:00:00:00:00:03'), tools: other }),
+      false,
+    );
+    expect(rolledBack.changed).toBe(true);
+    const stored = await unit((tx) => catalogs.store(tx, { ...found('02:00:00:00:00:03'), tools: other }));
+    const { rows } = await pool.query<{ catalog_id: string }>(
+      `SELECT v.catalog_id FROM device d JOIN device_catalog_version v ON v.id = d.catalog_version_id WHERE d.id = $1`,
+      ['02:00:00:00:00:03'],
+    );
+    expect(rows[0]!.catalog_id).toBe(stored.view.catalogId);
+  });
+
+  it('confirms an unchanged catalog on rediscovery instead of adding a version', async () => {
+    await device('02:00:00:00:00:04');
+    await unit((tx) => catalogs.store(tx, found('02:00:00:00:00:04')));
+    const again = await unit((tx) => catalogs.store(tx, found('02:00:00:00:00:04')));
+    expect(again).toMatchObject({ changed: false, view: { version: 1 } });
+    const loaded = await catalogs.loadCurrent('02:00:00:00:00:04');
+    expect(loaded?.view.versionId).toBe(again.view.versionId);
+  });
+});

@@ -124,7 +124,15 @@ export class CallRunner {
     let priorState;
     for (const need of decision.prerequisites) {
       const prerequisite = await createPrerequisite(this.ports, call, need);
-      if (!prerequisite.verdict) await this.run(prerequisite, device);
+      if (!prerequisite.verdict) {
+        // Run inline in this lane; a wake-up for it meanwhile (a sweep, a takeover) must not run it twice.
+        this.scheduled.add(prerequisite.id);
+        try {
+          await this.run(prerequisite, device);
+        } finally {
+          this.scheduled.delete(prerequisite.id);
+        }
+      }
       const fresh = device.fresh.get(need.rule.requires);
       if (prerequisite.verdict !== 'verified' || !fresh) {
         const reason = `the prerequisite ${need.rule.requires} ended ${prerequisite.verdict ?? 'unfinished'}`;

@@ -1,4 +1,4 @@
-import { callStateRepository as state, openCallApproval, recordPreflight } from '@fleet/db';
+import { callStateRepository as state, openCallApproval, recordPreflight, type Database } from '@fleet/db';
 import { EVIDENCE_STAGES, NOT_SENT_VERDICTS, type EvidenceStage, type Verdict } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import { inSpan } from '@fleet/telemetry';
@@ -32,6 +32,8 @@ type WaitingState = 'waiting_for_device' | 'awaiting_approval' | 'verifying';
 export class CallWrites {
   constructor(
     private readonly commits: CommitQueue,
+    /** The pool's Kysely, for the one write that needs no lease (`sent`). */
+    private readonly db: Database,
     /** Called once a verdict is committed (metrics, campaign progress). */
     private readonly onSealed: (call: CallRecord, conclusion: Conclusion) => void,
     private readonly approvalTtlMs = 3600_000,
@@ -135,13 +137,15 @@ export class CallWrites {
     });
   }
 
-  /** The request left for the device: the documented `sent` (no evidence row: the response row says when). */
-  markSent(call: CallRecord): Promise<boolean> {
-    return this.commits.submit(call.partition, async (tx) => {
-      const moved = await state.markSent(tx.db, call.id);
-      if (moved && call.state === 'sending') call.state = 'sent';
-      return moved;
-    });
+  /**
+   * The request left for the device: the documented `sent` (no evidence row: the response row says when). One
+   * autocommit UPDATE outside the group commit: it only ever moves `sending` to `sent` of an unsealed call, which
+   * every replica treats alike, so it needs no lease and costs a read call no extra transaction.
+   */
+  async markSent(call: CallRecord): Promise<boolean> {
+    const moved = await state.markSent(this.db, call.id);
+    if (moved && call.state === 'sending') call.state = 'sent';
+    return moved;
   }
 
   private async append(tx: UnitTx, call: CallRecord, rows: StageRows, seal?: SealInput): Promise<void> {

@@ -98,6 +98,8 @@ export const responsePayloadSchema = z.looseObject({
   latencyMs: z.number().optional(),
   /** The reply exactly as received, base64 (firmware JSON can be invalid). */
   raw: z.string().optional(),
+  /** How many Client-Ids the reply repeated (a system-info `uuid`), stored as their hash in raw and text (DESIGN §3). */
+  clientIdsHashed: z.int().optional(),
   /** The reply had to be read literally because the firmware did not escape it. */
   repaired: z.string().optional(),
   isError: z.boolean().optional(),

@@ -1,4 +1,4 @@
-import { decodeMcpReply } from '@fleet/protocol';
+import { decodeMcpReply, hashClientId } from '@fleet/protocol';
 import type { Exchange } from '../mcp/exchange';
 import { replySeen } from './call-execution';
 import { responseRow, toolOutcomeOf } from './response-rows';
@@ -33,6 +33,26 @@ describe('the response row and the reply the verdict table reads', () => {
       text: 'false',
     });
     expect(Buffer.from(row.raw!, 'base64').toString()).toContain('"id":5');
+  });
+
+  it('stores the Client-Id a system-info reply repeats as its hash, in the raw bytes and the text', () => {
+    const uuid = '0f9c2a4e-7b1d-4c3e-9a8f-1e2d3c4b5a69';
+    const info = JSON.stringify({ version: 2, uuid, mac_address: '02:00:00:00:00:01' });
+    const exchange = replied(text(info));
+    const row = responseRow(exchange);
+    const raw = Buffer.from(row.raw!, 'base64').toString();
+    expect(raw).not.toContain(uuid);
+    expect(row.text).not.toContain(uuid);
+    expect(JSON.parse(row.text!)).toMatchObject({ uuid: `sha256:${hashClientId(uuid)}`, version: 2 });
+    expect(row).toMatchObject({ clientIdsHashed: 1 });
+    // The verdict still reads the reply as it came: a read tool's answer is its value.
+    expect(toolOutcomeOf(exchange)).toMatchObject({ kind: 'success', text: info });
+  });
+
+  it('keeps a reply without a uuid byte for byte', () => {
+    const row = responseRow(replied(text('{"volume":40}')));
+    expect(row.clientIdsHashed).toBeUndefined();
+    expect(Buffer.from(row.raw!, 'base64').toString()).toContain('{\\"volume\\":40}');
   });
 
   it('records "no reply within T" for a timeout, and the reply as none', () => {

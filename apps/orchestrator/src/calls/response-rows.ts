@@ -1,6 +1,6 @@
 import type { EffectPayload, ResponsePayload } from '@fleet/domain';
-import { readToolCallOutcome, type ToolCallOutcome } from '@fleet/protocol';
-import { strayRecords, type Exchange } from '../mcp/exchange';
+import { hashUuidFields, readToolCallOutcome, type ToolCallOutcome } from '@fleet/protocol';
+import { storedRaw, strayRecords, type Exchange } from '../mcp/exchange';
 
 /** The response row of an exchange (DESIGN §1: id, connection, the raw reply, or "no reply within T"). */
 export function responseRow(exchange: Exchange): ResponsePayload {
@@ -19,10 +19,14 @@ export function responseRow(exchange: Exchange): ResponsePayload {
       timeoutMs: o.timeoutMs,
       reason: `no reply within ${o.timeoutMs} ms`,
     };
+  const raw = storedRaw(o.raw);
   const received = {
     receivedAt: o.receivedAt.toISOString(),
     latencyMs: o.receivedAt.getTime() - exchange.sentAt.getTime(),
-    raw: o.raw.toString('base64'),
+    raw: raw.base64,
+    // DESIGN §3: a Client-Id the reply repeats (self.get_system_info's `uuid`) is stored as its hash, and the row
+    // says so, since the raw bytes then differ from what arrived there.
+    ...(raw.clientIdsHashed ? { clientIdsHashed: raw.clientIdsHashed } : {}),
   };
   if (o.kind === 'unreadable')
     return {
@@ -40,7 +44,7 @@ export function responseRow(exchange: Exchange): ResponsePayload {
     ...(o.reply.repaired ? { repaired: o.reply.repaired } : {}),
     isError: tool?.kind === 'failure',
     ...(tool?.kind === 'failure' ? { errorText: tool.message } : {}),
-    ...(tool?.kind === 'success' ? { text: tool.text } : {}),
+    ...(tool?.kind === 'success' ? { text: hashUuidFields(tool.text).text } : {}),
   };
 }
 

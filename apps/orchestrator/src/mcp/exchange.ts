@@ -1,4 +1,4 @@
-import type { McpReply, McpRequest } from '@fleet/protocol';
+import { hashUuidFields, type McpReply, type McpRequest } from '@fleet/protocol';
 
 /**
  * A reply with the request's id that came on another connection than the request went out on (an impostor's,
@@ -28,11 +28,28 @@ export interface Exchange {
 
 /** The strays as evidence rows record them: who sent what, when, in the exact bytes. */
 export function strayRecords(exchange: Exchange): Record<string, unknown>[] {
-  return (exchange.strays ?? []).map((s) => ({
-    connectionId: s.connectionId,
-    receivedAt: s.receivedAt.toISOString(),
-    raw: s.raw.toString('base64'),
-  }));
+  return (exchange.strays ?? []).map((s) => {
+    const raw = storedRaw(s.raw);
+    return {
+      connectionId: s.connectionId,
+      receivedAt: s.receivedAt.toISOString(),
+      raw: raw.base64,
+      ...(raw.clientIdsHashed ? { clientIdsHashed: raw.clientIdsHashed } : {}),
+    };
+  });
+}
+
+/**
+ * A reply's bytes as evidence keeps them (base64): exactly as received, except that a `uuid` field (the device's
+ * Client-Id in a system-info answer, xiaozhi §4.2) is stored as its hash, a device secret never kept in clear
+ * (DESIGN §3). Bytes with no such field stay byte for byte, invalid UTF-8 included.
+ */
+export function storedRaw(bytes: Buffer): { base64: string; clientIdsHashed: number } {
+  const text = bytes.toString('utf8');
+  const hashed = text.includes('uuid') ? hashUuidFields(text) : { text, hashed: 0 };
+  return hashed.hashed === 0
+    ? { base64: bytes.toString('base64'), clientIdsHashed: 0 }
+    : { base64: Buffer.from(hashed.text, 'utf8').toString('base64'), clientIdsHashed: hashed.hashed };
 }
 
 export function exchangeRecord(exchange: Exchange): Record<string, unknown> {

@@ -61,16 +61,31 @@ const CALL_STATE_WRITES = [
     message: CALL_STATE_MESSAGE,
   },
 ];
-// Drivers a file may import only when it is a repository or an adapter (the block that uses it says who may).
+// Drivers a file may import only when it is a repository or an adapter (the block that uses it says who may). A
+// type import is allowed anywhere: a file handed a client by its composition root may name the client's type
+// without reaching the server itself.
 const dataAccessImports = {
   paths: [
     {
       name: 'pg',
+      allowTypeImports: true,
       message: 'only repositories and adapters talk to Postgres: move the query into a *.repository.ts',
     },
-    { name: 'kysely', message: 'only repositories build queries: move the query into a *.repository.ts' },
-    { name: 'ioredis', message: 'only adapters talk to Redis (a redis-*.ts, *-adapter.ts or @fleet/queues)' },
-    { name: 'mqtt', message: 'only adapters talk to MQTT (a mqtt-*.ts, *-adapter.ts or @fleet/messaging)' },
+    {
+      name: 'kysely',
+      allowTypeImports: true,
+      message: 'only repositories build queries: move the query into a *.repository.ts',
+    },
+    {
+      name: 'ioredis',
+      allowTypeImports: true,
+      message: 'only adapters talk to Redis (a redis-*.ts, *-adapter.ts or @fleet/queues)',
+    },
+    {
+      name: 'mqtt',
+      allowTypeImports: true,
+      message: 'only adapters talk to MQTT (a mqtt-*.ts, *-adapter.ts or @fleet/messaging)',
+    },
     {
       name: '@fleet/db',
       importNames: ['sql', 'databaseOn'],
@@ -78,7 +93,11 @@ const dataAccessImports = {
     },
   ],
   patterns: [
-    { group: ['pg/*', 'kysely/*', 'ioredis/*', 'mqtt/*'], message: 'only repositories and adapters' },
+    {
+      group: ['pg/*', 'kysely/*', 'ioredis/*', 'mqtt/*'],
+      allowTypeImports: true,
+      message: 'only repositories and adapters',
+    },
   ],
 };
 
@@ -128,7 +147,7 @@ export default tseslint.config(
     // STYLE §2, DESIGN §8: only repositories and adapters talk to Postgres, Redis or MQTT (and `sql` from @fleet/db
     // is SQL text). Everything else gets them passed in as a repository, a queue or a channel.
     files: ['**/*.ts', '**/*.tsx'],
-    rules: { 'no-restricted-imports': ['error', dataAccessImports] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', dataAccessImports] },
   },
   {
     // Who may: repositories (`*.repository.ts`, `*-repository.ts`, `repositories/`), libs/db, named adapters
@@ -157,22 +176,7 @@ export default tseslint.config(
       'libs/testing/src/**/*.ts',
       'tools/{bench,device-sim,e2e,chaos,jest,launcher,deploy-check,build}/**/*.ts',
     ],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
-    // TEMPORARY, for the lead to empty after merging: files of other work in progress that still import a driver
-    // outside a repository or adapter. Each should move its queries into a repository (or be named as an adapter).
-    files: [
-      'apps/orchestrator/src/calls/pipeline-context.ts', // pipeline: call state and its repository
-      'apps/orchestrator/src/mcp/fleet-subscriber.ts', // MQTT adapter: rename to mqtt-*.ts once calls/ (pipeline) imports settle
-      'apps/orchestrator/src/mcp/mcp-link.ts', // MQTT adapter: rename to mqtt-*.ts once calls/ (pipeline) imports settle
-      'apps/voice-worker/src/sessions/listen-events.ts', // voice sessions: MQTT listen events (an adapter to rename)
-      'apps/admin-api/src/infra/transactions.ts', // speed: the pg transaction runner (name it an adapter, or use Kysely's)
-      'libs/platform-client/src/call-requests.ts', // pipeline: call creation moves to libs/db repositories/calls
-      'libs/platform-client/src/approvals.ts', // pipeline: approvals move to libs/db repositories/approvals
-      'libs/platform-client/src/user-only-gate.ts', // pipeline: the tool-access decision moves to libs/domain
-    ],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     // Tests may use the test helpers and start the simulator; production code may not.

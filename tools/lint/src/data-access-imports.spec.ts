@@ -46,6 +46,12 @@ const PROBES = [
     flagged: true,
   },
   {
+    why: 'a file handed a client may name its type',
+    path: 'apps/orchestrator/src/campaigns/__import-probe-type__.ts',
+    source: "import type { Pool } from 'pg';\nexport type Probe = (pool: Pool) => void;\n",
+    flagged: false,
+  },
+  {
     why: 'an MQTT adapter may use mqtt',
     path: 'apps/orchestrator/src/mcp/mqtt-__import-probe__.ts',
     source: "import { connect } from 'mqtt';\nexport const probe = connect;\n",
@@ -81,14 +87,17 @@ describe('the data-access import rule', () => {
       }[];
       const outcome = PROBES.map((probe) => {
         const messages = results.find((r) => r.filePath.endsWith(probe.path))?.messages ?? [];
-        return { probe: probe.why, flagged: messages.some((m) => m.ruleId === 'no-restricted-imports') };
+        return {
+          probe: probe.why,
+          flagged: messages.some((m) => m.ruleId === '@typescript-eslint/no-restricted-imports'),
+        };
       });
       expect(outcome).toEqual(PROBES.map((p) => ({ probe: p.why, flagged: p.flagged })));
       // The refusal says where the query belongs.
       const service = results.find((r) => r.filePath.endsWith(PROBES[0]!.path));
-      expect(service?.messages.find((m) => m.ruleId === 'no-restricted-imports')?.message).toMatch(
-        /repository/,
-      );
+      expect(
+        service?.messages.find((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')?.message,
+      ).toMatch(/repository/);
     } finally {
       for (const probe of PROBES) rmSync(join(root, probe.path), { force: true });
     }

@@ -57,6 +57,7 @@ function call(overrides: Partial<Call>, rows: EvidenceRow[] = []): Call {
     approval: null,
     prerequisites: [],
     evidence: { complete: true, missing: [], rows },
+    rolledBackLater: null,
     ...overrides,
   };
 }

@@ -62,14 +62,15 @@ describe('one operator call is one trace', () => {
     const call = await waitFor(
       async () => {
         const { rows } = await p.sql.query(
-          'SELECT verdict, traceparent, jsonrpc_id FROM call WHERE id = $1 AND verdict IS NOT NULL',
+          'SELECT verdict, reason, traceparent, jsonrpc_id FROM call WHERE id = $1 AND verdict IS NOT NULL',
           [callId],
         );
-        return rows[0] as { verdict: string; traceparent: string; jsonrpc_id: number } | undefined;
+        return rows[0] as
+          { verdict: string; reason: string | null; traceparent: string; jsonrpc_id: number } | undefined;
       },
       { what: 'the verdict', timeoutMs: 20_000 },
     );
-    expect(call.verdict).toBe('verified');
+    expect({ verdict: call.verdict, reason: call.reason }).toMatchObject({ verdict: 'verified' });
     const seal = await waitFor(
       () =>
         exporter

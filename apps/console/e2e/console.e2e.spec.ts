@@ -18,7 +18,7 @@ interface Scrollable {
 }
 const STEP_MS = 45_000;
 
-// Issue 10, done means: in headless Chromium against the real platform with simulated devices, sign in, find a
+// The console as an operator uses it: in headless Chromium against the real platform with simulated devices, sign in, find a
 // device, make a call and watch it become `verified`, approve another operator's reboot and see it verified by
 // the reconnect, start a small campaign and see it finish, download an audit CSV; screenshots of each page.
 describe('the operator console in a browser', () => {

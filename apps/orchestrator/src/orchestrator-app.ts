@@ -64,7 +64,7 @@ export async function startOrchestrator(
 
     // Leases renew on connections of their own: queued behind a saturated pipeline's queries (a fleet-wide call
     // or a discovery storm fills all 20), a renewal missed its TTL and the replica dropped its own partitions,
-    // abandoning every call in flight (issue 9's benchmark found it).
+    // abandoning every call in flight (the fleet-calls benchmark found it, docs/BENCHMARKS.md §2).
     const leasePool = createPgPool(config.DATABASE_URL, {
       max: 2,
       onError: (err) => logger.warn({ err }, 'postgres lease pool error'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// What a campaign is asked to do (DESIGN §3, issue 6): the API validates these, the orchestrator's campaign
+// What a campaign is asked to do (DESIGN §3): the API validates these, the orchestrator's campaign
 // runner executes them. Stored as JSON columns of `campaign`.
 
 /** Devices matching every criterion given (at least one). */

@@ -87,7 +87,7 @@ export class CallRequests {
 
   /**
    * Runs in a producer span of the caller's trace (or of `traceparent`); the row and the job carry that span's
-   * traceparent, so the orchestrator's work continues the same trace (issue 8).
+   * traceparent, so the orchestrator's work continues the same trace (DESIGN §2).
    */
   async request(input: CallRequest): Promise<CallRequestResult> {
     const parsed = callRequestSchema.parse(input);
@@ -166,7 +166,7 @@ export class CallRequests {
     return queue;
   }
 
-  /** Asks the owner of the device's partition to run discovery again (issue 5: re-discover on demand). */
+  /** Asks the owner of the device's partition to run discovery again (DESIGN §3: re-discover on demand). */
   async rediscover(deviceId: string): Promise<void> {
     await this.queueFor(deviceId).add('device.discover', { deviceId });
   }

@@ -1,4 +1,4 @@
-// Scenario 1 (issue 9): a connection storm. N simulated devices (their own process) check in over HTTP and
+// Scenario 1 (docs/BENCHMARKS.md §1): a connection storm. N simulated devices (their own process) check in over HTTP and
 // connect over MQTT to one broker process started from dist/; time to all online, memory and CPU per device.
 // Then the issue's target: the same fleet connected and fully discovered by an orchestrator process.
 //   npm run bench:broker-connect -- [--devices 10000] [--boot-rate 500 (0: all at once)] [--cluster both|true|false]

@@ -1,4 +1,4 @@
-// Scenario 6 (issue 9): messages per second through the broker. P simulated devices publish a device reply,
+// Scenario 6 (docs/BENCHMARKS.md §6): messages per second through the broker. P simulated devices publish a device reply,
 // M service subscribers read the fan-in on fleet/devices/+/up/+ (on our broker: device-server, wrapped by
 // sender identity; on the machine's Mosquitto: the same topics published directly). Reported as msgs/s and
 // the ratio ours/Mosquitto.

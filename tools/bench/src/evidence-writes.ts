@@ -1,4 +1,4 @@
-// Scenario 4 (issue 9): evidence writes per second at the store. Evidence rows of read calls (five per call,
+// Scenario 4 (docs/BENCHMARKS.md §4): evidence writes per second at the store. Evidence rows of read calls (five per call,
 // hash-chained per device) written as the orchestrator writes them: a group commit of many calls per transaction
 // under a lease locked FOR KEY SHARE, as the application role, into a freshly migrated database, for a few batch sizes
 // and numbers of concurrent writers. The orchestrator's own rate under load is in scenario 2 (evidence rows/s).

@@ -1,4 +1,4 @@
-// Scenario 3 (issue 9): a firmware campaign over 5,000 simulated devices, through the admin API as an operator
+// Scenario 3 (docs/BENCHMARKS.md §3): a firmware campaign over 5,000 simulated devices, through the admin API as an operator
 // runs one, with the broker, the orchestrator, the API and the fleet as separate processes from dist/. The image
 // is small (64 KB by default, real ones are 2–4 MB): the figure is the platform's pace, not the network's.
 //   npm run bench:firmware-campaign -- [--devices 5000] [--image-kb 64] [--batch 500] [--in-flight 500]

@@ -1,4 +1,4 @@
-// Scenario 2 (issue 9): fleet-wide calls with evidence persisted. The broker, the orchestrator and the simulated
+// Scenario 2 (docs/BENCHMARKS.md §2): fleet-wide calls with evidence persisted. The broker, the orchestrator and the simulated
 // fleet run as separate processes from dist/ (NODE_ENV=production); calls are asked for as the API asks for them
 // and count once their verdict is sealed with its five evidence rows committed.
 //   npm run bench:fleet-calls -- [--devices 1000,5000] [--rounds 3] [--sequential 1000] [--rate 200]

@@ -6,7 +6,7 @@ import type { Json, Person } from '../../test/harness';
 import { startPlatform, type Platform } from '../../test/platform';
 import { SIGNATURE_HEADER, verifySignature } from '../webhooks/webhook-signature';
 
-// Issue 6, done means: a firmware upload and a campaign that rolls it over 100 simulated devices in batches,
+// The whole firmware path: a firmware upload and a campaign that rolls it over 100 simulated devices in batches,
 // leaves offline ones waiting, aborts when a tenth of them are made to fail, and resumes after a restart; a
 // webhook received by a test server. Everything through the REST API, with the real broker and orchestrator.
 describe('a firmware campaign over a simulated fleet of 100', () => {

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../infra/prisma.service';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { PG_POOL } from '../infra/tokens';
 
 export interface FirmwareRecord {
   id: string;
@@ -13,44 +15,69 @@ export interface FirmwareRecord {
   createdAt: Date;
 }
 
-const COLUMNS = {
-  id: true,
-  version: true,
-  projectName: true,
-  chip: true,
-  sha256: true,
-  size: true,
-  boards: true,
-  uploadedBy: true,
-  createdAt: true,
-} as const;
+const COLUMNS = [
+  'id',
+  'version',
+  'project_name as projectName',
+  'chip',
+  'sha256',
+  'size',
+  'boards',
+  'uploaded_by as uploadedBy',
+  'created_at as createdAt',
+] as const;
 
 /** The registry: metadata in `firmware`, the bytes once per content in `firmware_image` (the broker serves them). */
 @Injectable()
 export class FirmwareRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   list(): Promise<FirmwareRecord[]> {
-    return this.prisma.client.firmware.findMany({ select: COLUMNS, orderBy: { createdAt: 'desc' } });
+    return this.db.selectFrom('firmware').select(COLUMNS).orderBy('created_at', 'desc').execute();
   }
 
-  get(id: string): Promise<FirmwareRecord | null> {
-    return this.prisma.client.firmware.findUnique({ where: { id }, select: COLUMNS });
+  async get(id: string): Promise<FirmwareRecord | null> {
+    return (
+      (await this.db.selectFrom('firmware').select(COLUMNS).where('id', '=', id).executeTakeFirst()) ?? null
+    );
   }
 
-  bySha256(sha256: string): Promise<FirmwareRecord | null> {
-    return this.prisma.client.firmware.findUnique({ where: { sha256 }, select: COLUMNS });
+  async bySha256(sha256: string): Promise<FirmwareRecord | null> {
+    return (
+      (await this.db
+        .selectFrom('firmware')
+        .select(COLUMNS)
+        .where('sha256', '=', sha256)
+        .executeTakeFirst()) ?? null
+    );
   }
 
   /** Image and metadata together: a registry entry never points at bytes that are not there. */
   create(data: Buffer, meta: Omit<FirmwareRecord, 'id' | 'createdAt' | 'size'>): Promise<FirmwareRecord> {
-    return this.prisma.client.$transaction(async (tx) => {
-      await tx.firmwareImage.upsert({
-        where: { sha256: meta.sha256 },
-        create: { sha256: meta.sha256, size: data.length, data: new Uint8Array(data) },
-        update: {},
-      });
-      return tx.firmware.create({ data: { ...meta, size: data.length }, select: COLUMNS });
+    return this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('firmware_image')
+        .values({ sha256: meta.sha256, size: data.length, data })
+        .onConflict((c) => c.column('sha256').doNothing())
+        .execute();
+      return tx
+        .insertInto('firmware')
+        .values({
+          id: randomUUID(),
+          version: meta.version,
+          project_name: meta.projectName,
+          chip: meta.chip,
+          sha256: meta.sha256,
+          size: data.length,
+          boards: meta.boards,
+          uploaded_by: meta.uploadedBy,
+        })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
     });
   }
 }

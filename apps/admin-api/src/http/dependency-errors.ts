@@ -5,7 +5,7 @@ export type Dependency = DependencyUnavailableError['dependency'];
 // Postgres SQLSTATEs that mean "not reachable now", not "your query is wrong": connection exceptions (class
 // 08), the server shutting down or starting up (57P01–57P03), too many connections (53300).
 const PG_UNAVAILABLE_CODE = /^(08...|57P0[123]|53300)$/;
-// What node-postgres (and Prisma's pg adapter, which wraps it) say when the socket fails or never opens.
+// What node-postgres says when the socket fails or never opens.
 const PG_UNAVAILABLE_MESSAGE = [
   /Connection terminated/,
   /timeout exceeded when trying to connect/,
@@ -22,8 +22,6 @@ const SOCKET_ERRORS = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
 ]);
-// Prisma's own codes for an unreachable server, a closed connection and an exhausted pool.
-const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
 /**
  * Which dependency an error says is unreachable, if any. A request that fails that way is answered 503 with
@@ -36,12 +34,11 @@ export function unavailableDependency(err: unknown, depth = 0): Dependency | und
   if (!err || typeof err !== 'object' || depth > 4) return undefined;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown; errno?: unknown };
   const code = typeof e.code === 'string' ? e.code : undefined;
-  if (code && (PG_UNAVAILABLE_CODE.test(code) || SOCKET_ERRORS.has(code) || PRISMA_UNAVAILABLE.has(code)))
-    return 'postgres';
+  if (code && (PG_UNAVAILABLE_CODE.test(code) || SOCKET_ERRORS.has(code))) return 'postgres';
   const message = typeof e.message === 'string' ? e.message : '';
   if (PG_UNAVAILABLE_MESSAGE.some((p) => p.test(message))) return 'postgres';
   if ([...SOCKET_ERRORS].some((s) => message.includes(s))) return 'postgres';
-  // Prisma's adapter errors carry the driver's error as `cause`; AggregateError (connect to ::1 and
+  // A wrapped error carries the driver's error as `cause`; AggregateError (connect to ::1 and
   // 127.0.0.1 both refused) carries it in `errors`.
   const inner = [e.cause, ...((err as { errors?: unknown[] }).errors ?? [])];
   for (const i of inner) {

@@ -13,7 +13,7 @@ import {
 /**
  * Every request is a server span (a child of the caller's `traceparent` header when it sends one) and is counted
  * by route and status. A call requested here carries the span's trace into its row and its job, so the API leg,
- * the queue, the orchestrator and the device leg are one trace (issue 8).
+ * the queue, the orchestrator and the device leg are one trace (DESIGN §2).
  */
 export function registerRequestTelemetry(fastify: FastifyInstance, registry: Registry): void {
   const requests = new Counter({

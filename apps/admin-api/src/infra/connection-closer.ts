@@ -5,7 +5,7 @@ import type { Redis } from '@fleet/queues';
 import { VoiceTurnQueue } from './voice-turn-queue';
 import { PG_POOL, REDIS } from './tokens';
 
-/** Closes the queues, then the raw connections, when the app closes (Prisma closes itself in PrismaService). */
+/** Closes the queues, then the raw connections, when the app closes (every query of the API runs on its pg pool). */
 @Injectable()
 export class ConnectionCloser implements OnApplicationShutdown {
   private closed = false;

@@ -8,7 +8,6 @@ import { JsonDepthRefusals } from '../http/json-depth.interceptor';
 import { ConnectionCloser } from './connection-closer';
 import { ControlChannel } from './control-channel';
 import { DEPENDENCY_WAIT_MS } from './dependency-wait';
-import { PrismaService } from './prisma.service';
 import { Notices } from './notices';
 import { Transactions } from './transactions';
 import { LOGGER, METRICS_REGISTRY, PG_POOL, REDIS } from './tokens';
@@ -65,7 +64,6 @@ export class InfraModule {
         inject: [REDIS],
       },
       { provide: ControlChannel, useFactory: (redis: Redis) => new ControlChannel(redis), inject: [REDIS] },
-      PrismaService,
       Transactions,
       Notices,
       ConnectionCloser,

@@ -10,7 +10,7 @@ import { waitFor } from '@fleet/testing';
 import type { Json, Person } from '../../test/harness';
 import { startPlatform, type Platform } from '../../test/platform';
 
-// Issue 11, done means: the SDK's own client over real HTTP, against the platform (the API in-process, the real
+// Outside agents as they connect: the SDK's own client over real HTTP, against the platform (the API in-process, the real
 // broker and orchestrator) and simulated devices: list tools, a verified set_volume, a rejected self.reboot with
 // the device untouched, a viewer who cannot call, a bad argument as a readable tool error; and a call that waits
 // for an offline device, reports progress, and is cancelled before it is sent. Last, a board whose tool asks for

@@ -29,7 +29,7 @@ export class UtterancesService {
       this.turns.create(tx, { deviceId, text, hash, ...(language ? { language } : {}) }),
     );
     try {
-      // The turn continues this request's trace (issue 8: one voice turn is one trace).
+      // The turn continues this request's trace (DESIGN §2: one voice turn is one trace).
       const traceparent = currentTraceparent();
       await this.queue.add('voice.turn', { turnId: turn.id, ...(traceparent ? { traceparent } : {}) });
     } catch (err) {

@@ -21,7 +21,7 @@ export interface CampaignRunnerDeps {
 const LEASE = 'campaign-runner';
 
 /**
- * Runs campaigns (issue 6, in the manner of AWS IoT Jobs and hawkBit rollouts). One replica at a time holds the
+ * Runs campaigns (DESIGN §3, in the manner of AWS IoT Jobs and hawkBit rollouts). One replica at a time holds the
  * runner's lease; all its state is in Postgres, so a restart or a SIGKILL of any service continues where it was,
  * and every device's call has an idempotency key per attempt, so nothing is ever sent twice.
  */

@@ -18,7 +18,7 @@ export interface RolloutState {
 }
 
 /**
- * How many more devices to start now (issue 6: batch size or rate, at most N in flight, optional ramp). A wave
+ * How many more devices to start now (DESIGN §3: batch size or rate, at most N in flight, optional ramp). A wave
  * starts only when the previous one has finished; within a wave, at most maxInFlight run at once.
  */
 export function devicesToStart(rollout: CampaignRollout, s: RolloutState): number {

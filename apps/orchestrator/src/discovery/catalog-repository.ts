@@ -22,13 +22,13 @@ interface CatalogContent {
   hash: string;
   tools: ListedTool[];
   rules: OrderingRuleView[];
-  /** The tools as calls read them, built once per content: thousands of devices share one (issue 9: memory). */
+  /** The tools as calls read them, built once per content: thousands of devices share one (DESIGN §7: memory per device). */
   views?: ReadonlyMap<string, CatalogTool>;
 }
 
 /**
  * Catalogs are stored once per content (hash) and shared by every device that lists the same tools; a device
- * gets a new version only when its content changes, with the diff recorded (issue 5: discovery).
+ * gets a new version only when its content changes, with the diff recorded (DESIGN §3).
  */
 export class CatalogRepository {
   private readonly contents = new Map<string, CatalogContent>();

@@ -13,7 +13,7 @@ import type { CatalogRepository } from './catalog-repository';
 const MAX_PAGES = 32;
 
 /**
- * Discovery (issue 5): `initialize` with `capabilities.vision` pointing at the platform's vision endpoint, then
+ * Discovery (DESIGN §3): `initialize` with `capabilities.vision` pointing at the platform's vision endpoint, then
  * `tools/list` with `withUserTools: true` through every page. The result is a catalog version; every exchange is
  * recorded with the version it produced.
  */

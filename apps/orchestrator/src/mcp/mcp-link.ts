@@ -70,7 +70,7 @@ export class McpLink {
   ): Promise<Exchange> {
     const encoded = encodeRequestFor(device, request);
     if (!encoded.ok) throw new Error(`cannot encode request: ${encoded.error.message}`);
-    // DESIGN §2 / issue 8: the device leg of the trace, keyed by the JSON-RPC id.
+    // DESIGN §2: the device leg of the trace, keyed by the JSON-RPC id.
     return inSpan(
       `mcp ${request.method}`,
       {

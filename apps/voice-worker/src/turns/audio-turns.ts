@@ -24,7 +24,7 @@ export class AudioTurns {
     private readonly statedLanguage?: string,
   ) {}
 
-  /** A voice turn's trace begins here, at the utterance; the job carries it on to the turn itself (issue 8). */
+  /** A voice turn's trace begins here, at the utterance; the job carries it on to the turn itself (DESIGN §2). */
   start(session: { sessionId: string; mac: string }, utterance: Utterance): Promise<boolean> {
     return inSpan(
       'voice utterance',

@@ -1,4 +1,4 @@
-// How much memory a simulated device costs (issue 3: 10,000 devices within about 1 GB on 2 cores).
+// How much memory a simulated device costs (DESIGN §7: 10,000 devices within about 1 GB on 2 cores).
 // Run after `npm run build`:
 //   node --expose-gc dist/tools/device-sim/src/bench/memory-check.js --devices 10000 [--broker 127.0.0.1:1883]
 // The broker must run in another process (e.g. the machine's Mosquitto); the OTA server is forked here.

@@ -2,7 +2,7 @@ import { ENGLISH_COMMAND_PHRASES } from '../../intent/command-phrases';
 
 /**
  * A JSGF grammar of the intent engine's English commands. pocketsphinx's general language model does not
- * understand espeak-ng's voice; constrained to these phrases it recognises them (issue 7: "set the volume to
+ * understand espeak-ng's voice; constrained to these phrases it recognises them (the voice path's own example: "set the volume to
  * forty" came back exactly).
  */
 export function commandGrammar(phrases: readonly string[] = ENGLISH_COMMAND_PHRASES): string {

@@ -10,6 +10,12 @@ export const toolSchema = z.strictObject({
   annotations: z.unknown().nullable(),
   userOnly: z.boolean().describe('declared user-only by the device (annotations.audience has "user")'),
   sensitive: z.boolean().describe('marked sensitive by an operator'),
+  readOnly: z
+    .boolean()
+    .nullable()
+    .describe(
+      "an operator's read-only marking (DESIGN §1: its answer verifies a call); null when not marked",
+    ),
   gated: z.boolean().describe('needs approval when an operator calls it; never offered to the LLM'),
   gatedBecause: z
     .string()
@@ -23,7 +29,8 @@ export type Tool = z.infer<typeof toolSchema>;
 /** PUT /devices/:id/tools/:name. */
 export const markingSchema = z.strictObject({
   toolName: z.string(),
-  sensitive: z.boolean(),
+  sensitive: z.boolean().nullable().describe('null: not marked sensitive; false: a default lifted'),
+  readOnly: z.boolean().nullable().describe('null: not marked read-only'),
   markedBy: z.uuid(),
   markedAt: instant,
 });

@@ -18,7 +18,7 @@ export class DeviceToolsController {
   @Roles('viewer')
   @Doc({
     summary:
-      'The current catalog: every tool with userOnly and sensitive marked, and the ordering rules in force',
+      'The current catalog: every tool with userOnly, sensitive and readOnly marked, and the ordering rules in force',
   })
   catalog(@ValidParams(deviceIdParams) p: z.infer<typeof deviceIdParams>): Promise<DeviceCatalogView> {
     return this.tools.catalog(p.id);
@@ -27,13 +27,15 @@ export class DeviceToolsController {
   @Put('tools/:name')
   @Roles('operator')
   @Audited('tool.mark', 'tool')
-  @Doc({ summary: 'Mark a tool sensitive (operator) or lift the marking (admin)' })
+  @Doc({
+    summary: 'Mark a tool sensitive (operator) or lift the marking (admin); mark it read-only (operator)',
+  })
   mark(
     @CurrentActor() actor: Actor,
     @ValidParams(toolParams) p: z.infer<typeof toolParams>,
     @ValidBody(markingBody) body: z.infer<typeof markingBody>,
   ): Promise<MarkingRow> {
-    return this.tools.mark(actor, p.id, p.name, body.sensitive);
+    return this.tools.mark(actor, p.id, p.name, body);
   }
 
   @Get('catalogs')

@@ -28,9 +28,16 @@ export interface ToolRow {
 
 export interface MarkingRow {
   toolName: string;
-  sensitive: boolean;
+  sensitive: boolean | null;
+  readOnly: boolean | null;
   markedBy: string;
   markedAt: Date;
+}
+
+/** What a PUT of a marking changes: a field left out keeps its stored value; null clears it. */
+export interface MarkingChange {
+  sensitive?: boolean;
+  readOnly?: boolean | null;
 }
 
 export interface OrderingRuleRow {
@@ -47,6 +54,7 @@ export interface OrderingRuleRow {
 const MARKING = [
   'tool_name as toolName',
   'sensitive',
+  'read_only as readOnly',
   'marked_by as markedBy',
   'marked_at as markedAt',
 ] as const;
@@ -140,13 +148,21 @@ export class DeviceToolsRepository {
       .execute();
   }
 
-  mark(deviceId: string, toolName: string, sensitive: boolean, operatorId: string): Promise<MarkingRow> {
+  /** Sets the fields given (undefined keeps the stored one; a new marking starts with both unmarked). */
+  mark(deviceId: string, toolName: string, change: MarkingChange, operatorId: string): Promise<MarkingRow> {
     return this.db
       .insertInto('tool_marking')
-      .values({ device_id: deviceId, tool_name: toolName, sensitive, marked_by: operatorId })
+      .values({
+        device_id: deviceId,
+        tool_name: toolName,
+        sensitive: change.sensitive ?? null,
+        read_only: change.readOnly ?? null,
+        marked_by: operatorId,
+      })
       .onConflict((c) =>
         c.columns(['device_id', 'tool_name']).doUpdateSet((eb) => ({
-          sensitive: eb.ref('excluded.sensitive'),
+          ...(change.sensitive !== undefined ? { sensitive: eb.ref('excluded.sensitive') } : {}),
+          ...(change.readOnly !== undefined ? { read_only: eb.ref('excluded.read_only') } : {}),
           marked_by: eb.ref('excluded.marked_by'),
           marked_at: sql<Date>`now()`,
         })),

@@ -10,9 +10,23 @@ export const toolParams = z.strictObject({
     .regex(/^[\w.-]+$/, 'letters, digits, "_", "." and "-"'),
 });
 
-export const markingBody = z.strictObject({
-  sensitive: z.boolean().describe('true: user-only for the LLM and agents, and every call needs approval'),
-});
+export const markingBody = z
+  .strictObject({
+    sensitive: z
+      .boolean()
+      .optional()
+      .describe('true: user-only for the LLM and agents, and every call needs approval'),
+    readOnly: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe(
+        'true: a read (its answer is the verified value, DESIGN §1); false: not a read; null: unmark',
+      ),
+  })
+  .refine((b) => b.sensitive !== undefined || b.readOnly !== undefined, {
+    message: 'give sensitive, readOnly or both',
+  });
 
 export const catalogDiffQuery = z.strictObject({
   from: z.coerce.number().int().min(1).optional().describe('catalog version; default: the one before `to`'),

@@ -9,6 +9,7 @@ import { diffCatalogs, type CatalogDiff } from './catalog-diff';
 import {
   DeviceToolsRepository,
   type CatalogVersionRow,
+  type MarkingChange,
   type MarkingRow,
   type OrderingRuleRow,
 } from './device-tools.repository';
@@ -41,14 +42,16 @@ export class DeviceToolsService {
       this.tools.markings(deviceId),
       this.tools.orderingRules(version?.catalogId),
     ]);
-    const sensitive = new Map(markings.map((m) => [m.toolName, m.sensitive]));
+    const byTool = new Map(markings.map((m) => [m.toolName, m]));
     const names = new Set([...tools.map((t) => t.name), ...PLATFORM_TOOLS.map((t) => t.name)]);
-    const view = (t: Omit<ToolView, 'sensitive' | 'gated' | 'gatedBecause'>): ToolView => {
+    const view = (t: Omit<ToolView, 'sensitive' | 'readOnly' | 'gated' | 'gatedBecause'>): ToolView => {
+      const marking = byTool.get(t.name);
       // DESIGN §4: the one tool-access rule (libs/domain), with its reason.
-      const gate = toolSensitivity(t, sensitive.get(t.name));
+      const gate = toolSensitivity(t, marking?.sensitive ?? undefined);
       return {
         ...t,
-        sensitive: sensitive.get(t.name) ?? false,
+        sensitive: marking?.sensitive ?? false,
+        readOnly: marking?.readOnly ?? null,
         gated: gate.sensitive,
         ...(gate.reason ? { gatedBecause: gate.reason } : {}),
       };
@@ -67,12 +70,12 @@ export class DeviceToolsService {
   }
 
   /** Anyone who may call may make a tool stricter; lifting a marking loosens the gate, which is an admin's call. */
-  async mark(actor: Actor, deviceId: string, toolName: string, sensitive: boolean): Promise<MarkingRow> {
-    if (!sensitive && !roleAllows(actor.role, 'admin')) {
+  async mark(actor: Actor, deviceId: string, toolName: string, change: MarkingChange): Promise<MarkingRow> {
+    if (change.sensitive === false && !roleAllows(actor.role, 'admin')) {
       throw forbidden('role_required', 'only an admin may lift a sensitive marking');
     }
     await this.mustExist(deviceId);
-    return this.tools.mark(deviceId, toolName, sensitive, actor.operatorId);
+    return this.tools.mark(deviceId, toolName, change, actor.operatorId);
   }
 
   async versions(deviceId: string): Promise<CatalogVersionRow[]> {

@@ -104,6 +104,49 @@ describe("a device's tools", () => {
     expect(bad.body.issues[0].field).toBe('body.sensitive');
   });
 
+  it('lets an operator mark a tool read-only and clear it, audited and shown in the catalog; a viewer may not', async () => {
+    const url = `/api/v1/devices/${device}/tools/self.get_device_status`;
+    const marked = await h.request('PUT', url, { key: operator.key, body: { readOnly: true } });
+    expect(marked.status).toBe(200);
+    // Marking it read-only says nothing about sensitivity: that stays unmarked.
+    expect(marked.body).toMatchObject({
+      toolName: 'self.get_device_status',
+      readOnly: true,
+      sensitive: null,
+      markedBy: operator.operatorId,
+    });
+    const tools = await h.request('GET', `/api/v1/devices/${device}/tools`, { key: viewer.key });
+    expect(tools.body.tools[0]).toMatchObject({
+      name: 'self.get_device_status',
+      readOnly: true,
+      sensitive: false,
+      gated: false,
+    });
+    const { rows } = await h.pool.query(
+      `SELECT operator_id, target_type, details FROM audit_event WHERE action = 'tool.mark' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(rows[0]).toMatchObject({
+      operator_id: operator.operatorId,
+      target_type: 'tool',
+      details: { body: { readOnly: true } },
+    });
+
+    // A later sensitive marking keeps the read-only one, and null clears it.
+    await h.request('PUT', url, { key: operator.key, body: { sensitive: true } });
+    const cleared = await h.request('PUT', url, { key: operator.key, body: { readOnly: null } });
+    expect(cleared.body).toMatchObject({ readOnly: null, sensitive: true });
+    const after = await h.request('GET', `/api/v1/devices/${device}/tools`, { key: viewer.key });
+    expect(after.body.tools[0]).toMatchObject({ readOnly: null, sensitive: true });
+
+    expect((await h.request('PUT', url, { key: viewer.key, body: { readOnly: true } })).status).toBe(403);
+    const unchanged = await h.request('GET', `/api/v1/devices/${device}/tools`, { key: viewer.key });
+    expect(unchanged.body.tools[0].readOnly).toBeNull();
+    const bad = await h.request('PUT', url, { key: operator.key, body: { readOnly: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0].field).toBe('body.readOnly');
+    expect((await h.request('PUT', url, { key: operator.key, body: {} })).status).toBe(400);
+  });
+
   it('lists catalog versions and says what changed between two', async () => {
     const versions = await h.request('GET', `/api/v1/devices/${device}/catalogs`, { key: viewer.key });
     expect(versions.body.map((v: { version: number; current: boolean }) => [v.version, v.current])).toEqual([

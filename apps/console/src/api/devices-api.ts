@@ -9,6 +9,7 @@ import type {
   DeviceFilters,
   DeviceSummary,
   IssuedLinkToken,
+  Marking,
   Page,
 } from '@fleet/api-contract';
 
@@ -36,6 +37,9 @@ export const devicesApi = {
       'POST',
       `/devices/${encodeURIComponent(id)}/link-token/revoke`,
     ),
+  /** An operator's marking of one tool; a field left out keeps its value, `readOnly: null` clears it. */
+  markTool: (id: string, tool: string, body: { sensitive?: boolean; readOnly?: boolean | null }) =>
+    request<Marking>('PUT', `/devices/${encodeURIComponent(id)}/tools/${encodeURIComponent(tool)}`, { body }),
   call: (id: string, body: { tool: string; arguments: Record<string, unknown>; reason?: string }) =>
     request<CallCreated>('POST', `/devices/${encodeURIComponent(id)}/calls`, { body, idempotent: true }),
 };

@@ -10,6 +10,7 @@ export const LEAST_ROLE = {
   'campaign.steer': 'operator',
   'campaign.approve': 'operator',
   'device.register': 'operator',
+  'tool.mark': 'operator',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof LEAST_ROLE;
 

@@ -131,6 +131,11 @@ export const en = {
     'Declared for people only: never offered to the voice assistant, and an operator’s call waits for another person’s approval.',
   'tool.sensitive': 'marked sensitive',
   'tool.platform': 'platform tool',
+  'tool.read_only': 'marked read-only',
+  'tool.mark_read_only': 'Mark read-only',
+  'tool.unmark_read_only': 'Clear read-only marking',
+  'tool.read_only_hint':
+    'A read-only tool changes nothing: its answer is the verified value of the call. Mark only tools that merely read.',
   'tool.no_audience_note':
     'ListenAI tools declare no audience: what is kept from the voice assistant and agents, and needs another person’s approval, is what an operator marks sensitive here (and tools whose description asks for the user’s confirmation).',
   'tool.needs_approval': 'needs approval',

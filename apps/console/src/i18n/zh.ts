@@ -129,6 +129,10 @@ export const zh: Messages = {
   'tool.user_only_hint': '仅供人使用：从不提供给语音助手，操作员发起的调用须由另一人审批。',
   'tool.sensitive': '已标记为敏感',
   'tool.platform': '平台工具',
+  'tool.read_only': '已标记为只读',
+  'tool.mark_read_only': '标记为只读',
+  'tool.unmark_read_only': '取消只读标记',
+  'tool.read_only_hint': '只读工具不改变任何状态：它的回答就是调用的已验证结果。只标记仅读取数据的工具。',
   'tool.no_audience_note':
     '聆思设备的工具不声明受众：不提供给语音助手和外部代理、并需另一人批准的，只是操作员在此标记为敏感的工具（以及描述中要求用户确认的工具）。',
   'tool.needs_approval': '需要审批',

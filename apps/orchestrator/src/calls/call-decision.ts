@@ -95,6 +95,7 @@ export async function decide(
     modelRecipeFor(ports.config.MODEL_READBACKS, device, call.tool) ??
     recipeFor(call.tool, {
       readOnlyHint: tool.annotations?.['readOnlyHint'],
+      markedReadOnly: policy.readOnlyMarkings?.get(call.tool),
     });
   const access = gate(call.origin, facts, marking, recipe.kind === 'read_only');
   const rules: DecisionPayload['rules'] = [gateRule(access, sensitivity.sensitive)];

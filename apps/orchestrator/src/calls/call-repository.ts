@@ -17,6 +17,8 @@ const PENDING_STATES = CALL_STATES.filter((s) => s !== 'finished');
 export interface PolicyContext {
   /** Operator markings by tool: true sensitive, false a description's default lifted (DESIGN §4). */
   markings: ReadonlyMap<string, boolean>;
+  /** Tools an operator marked read-only (true) or not a read (false) on this device (DESIGN §1). */
+  readOnlyMarkings?: ReadonlyMap<string, boolean>;
   groups: { name: string; limits: unknown }[];
   boundClientId: string;
 }
@@ -45,11 +47,15 @@ export class CallRepository {
   async policyContext(deviceId: string): Promise<PolicyContext> {
     const { rows } = await this.pool.query<{
       markings: Record<string, boolean> | null;
+      read_only: Record<string, boolean> | null;
       groups: { name: string; limits: unknown }[] | null;
       client_id: string;
     }>(
       `SELECT d.client_id,
-              (SELECT json_object_agg(m.tool_name, m.sensitive) FROM tool_marking m WHERE m.device_id = d.id) AS markings,
+              (SELECT json_object_agg(m.tool_name, m.sensitive) FROM tool_marking m
+                WHERE m.device_id = d.id AND m.sensitive IS NOT NULL) AS markings,
+              (SELECT json_object_agg(m.tool_name, m.read_only) FROM tool_marking m
+                WHERE m.device_id = d.id AND m.read_only IS NOT NULL) AS read_only,
               (SELECT json_agg(json_build_object('name', g.name, 'limits', g.limits))
                  FROM device_group_member gm JOIN device_group g ON g.id = gm.group_id WHERE gm.device_id = d.id) AS groups
          FROM device d WHERE d.id = $1`,
@@ -58,6 +64,7 @@ export class CallRepository {
     const row = rows[0];
     return {
       markings: new Map(Object.entries(row?.markings ?? {})),
+      readOnlyMarkings: new Map(Object.entries(row?.read_only ?? {})),
       groups: row?.groups ?? [],
       boundClientId: row?.client_id ?? '',
     };

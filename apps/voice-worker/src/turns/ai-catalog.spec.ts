@@ -5,8 +5,9 @@ const tool = (name: string, over: Partial<CatalogToolRow> = {}): CatalogToolRow 
   name,
   description: `${name} does something`,
   inputSchema: { type: 'object', properties: {} },
+  annotations: null,
   userOnly: false,
-  sensitive: false,
+  sensitive: null,
   ...over,
 });
 
@@ -31,5 +32,30 @@ describe('the catalog the LLM sees', () => {
 
   it('still maps a guessed name of a hidden tool back to it, so the refusal is on record', () => {
     expect(aiCatalog(ROWS, { vision: false }).names.toolOf('self_reboot')).toBe('self.reboot');
+  });
+
+  describe('a tool sensitive by default', () => {
+    const CONFIRM = 'Turn the oven on. **CAUTION** You must ask the user to confirm before calling it.';
+
+    it('stays hidden when no operator marked it', () => {
+      const rows = [tool('self.oven.on', { description: CONFIRM })];
+      expect(aiCatalog(rows, { vision: false }).specs).toEqual([]);
+    });
+
+    it('stays hidden when the device declares it destructive and no operator marked it', () => {
+      const rows = [tool('self.disk.wipe', { annotations: { destructiveHint: true } })];
+      expect(aiCatalog(rows, { vision: false }).specs).toEqual([]);
+    });
+
+    it('is offered once an operator lifted the default (marked sensitive: false)', () => {
+      const rows = [
+        tool('self.oven.on', { description: CONFIRM, sensitive: false }),
+        tool('self.disk.wipe', { annotations: { destructiveHint: true }, sensitive: false }),
+      ];
+      expect(aiCatalog(rows, { vision: false }).specs.map((s) => s.tool)).toEqual([
+        'self.oven.on',
+        'self.disk.wipe',
+      ]);
+    });
   });
 });

@@ -16,8 +16,9 @@ export interface AiCatalog {
 export function aiCatalog(rows: readonly CatalogToolRow[], { vision }: { vision: boolean }): AiCatalog {
   const names = new FunctionNames(rows.map((r) => r.name));
   const specs = rows
-    // DESIGN §4: the one tool-access rule (libs/domain): user-only, marked, or asking for confirmation stay out.
-    .filter((r) => visibleToMachines(r, r.sensitive || undefined) && (vision || r.name !== PHOTO_TOOL))
+    // DESIGN §4: the one tool-access rule (libs/domain): user-only, marked, or asking for confirmation stay out,
+    // unless an operator lifted that default (`sensitive: false`; null is no marking).
+    .filter((r) => visibleToMachines(r, r.sensitive ?? undefined) && (vision || r.name !== PHOTO_TOOL))
     .map((r) => ({
       name: names.functionOf(r.name)!,
       tool: r.name,

@@ -33,7 +33,9 @@ export function DevicePage({ id }: { id: string }) {
         <CallTimeline deviceId={id} />
       </div>
       <ErrorNote error={catalog.error} />
-      {catalog.data && <ToolCatalog catalog={catalog.data} dialect={device.data.dialect} />}
+      {catalog.data && (
+        <ToolCatalog catalog={catalog.data} dialect={device.data.dialect} onChange={catalog.reload} />
+      )}
       {device.data.dialect === 'listenai' && <LinkTokens device={device.data} onChange={device.reload} />}
       <div className="grid two">
         <PresenceHistory deviceId={id} />

@@ -1,11 +1,23 @@
+import { useState } from 'react';
 import type { DeviceCatalog, Dialect, Tool } from '@fleet/api-contract';
+import { devicesApi } from '../../api/devices-api';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
+import { ErrorNote } from '../../components/ErrorNote';
+import { GatedButton } from '../../components/Gated';
 import { useI18n } from '../../i18n/i18n';
 import { SchemaTable } from './SchemaTable';
 
 /** Every tool the device declared, user-only ones marked, with its schema readable; then the ordering rules. */
-export function ToolCatalog({ catalog, dialect }: { catalog: DeviceCatalog; dialect: Dialect }) {
+export function ToolCatalog({
+  catalog,
+  dialect,
+  onChange,
+}: {
+  catalog: DeviceCatalog;
+  dialect: Dialect;
+  onChange: () => void;
+}) {
   const { t } = useI18n();
   return (
     <Card
@@ -26,7 +38,13 @@ export function ToolCatalog({ catalog, dialect }: { catalog: DeviceCatalog; dial
       )}
       <div className="tool-list" data-testid="tool-catalog">
         {[...catalog.tools, ...catalog.platformTools].map((tool) => (
-          <ToolEntry key={tool.name} tool={tool} platform={tool.position < 0} />
+          <ToolEntry
+            key={tool.name}
+            deviceId={catalog.deviceId}
+            tool={tool}
+            platform={tool.position < 0}
+            onChange={onChange}
+          />
         ))}
       </div>
       {catalog.orderingRules.length > 0 && (
@@ -51,8 +69,29 @@ export function ToolCatalog({ catalog, dialect }: { catalog: DeviceCatalog; dial
   );
 }
 
-function ToolEntry({ tool, platform }: { tool: Tool; platform: boolean }) {
+function ToolEntry({
+  deviceId,
+  tool,
+  platform,
+  onChange,
+}: {
+  deviceId: string;
+  tool: Tool;
+  platform: boolean;
+  onChange: () => void;
+}) {
   const { t } = useI18n();
+  const [error, setError] = useState<unknown>();
+  // DESIGN §1: an operator's read-only marking makes the tool's answer the verified value of its calls.
+  const toggleReadOnly = async () => {
+    setError(undefined);
+    try {
+      await devicesApi.markTool(deviceId, tool.name, { readOnly: tool.readOnly === true ? null : true });
+      onChange();
+    } catch (err) {
+      setError(err);
+    }
+  };
   return (
     <details className="tool" data-tool={tool.name}>
       <summary>
@@ -63,9 +102,28 @@ function ToolEntry({ tool, platform }: { tool: Tool; platform: boolean }) {
           </Badge>
         )}
         {tool.sensitive && <Badge tone="bad">{t('tool.sensitive')}</Badge>}
+        {tool.readOnly === true && (
+          <Badge tone="neutral" title={t('tool.read_only_hint')}>
+            <span data-testid="read-only">{t('tool.read_only')}</span>
+          </Badge>
+        )}
         {platform && <Badge tone="neutral">{t('tool.platform')}</Badge>}
         <span className="muted small"> {tool.description}</span>
       </summary>
+      {!platform && (
+        <p>
+          <GatedButton
+            action="tool.mark"
+            quiet
+            title={t('tool.read_only_hint')}
+            data-testid="toggle-read-only"
+            onClick={() => void toggleReadOnly()}
+          >
+            {tool.readOnly === true ? t('tool.unmark_read_only') : t('tool.mark_read_only')}
+          </GatedButton>
+        </p>
+      )}
+      <ErrorNote error={error} />
       <SchemaTable schema={tool.inputSchema} />
     </details>
   );

@@ -10,6 +10,7 @@ describe("a device's current catalog", () => {
   let catalogs: DeviceCatalogRepository;
   const discovered = 'a0:85:e3:00:02:01';
   const neverDiscovered = 'a0:85:e3:00:02:02';
+  let operator: string;
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
@@ -54,7 +55,7 @@ describe("a device's current catalog", () => {
       .set({ catalog_version_id: version })
       .where('id', '=', discovered)
       .execute();
-    const operator = '00000000-0000-4000-8000-000000000203';
+    operator = '00000000-0000-4000-8000-000000000203';
     await db
       .insertInto('operator')
       .values({ id: operator, email: 'o@example.com', name: 'O', role: 'admin' })
@@ -78,7 +79,7 @@ describe("a device's current catalog", () => {
     const tools = await catalogs.currentTools(discovered);
     expect(tools?.map((t) => [t.name, t.userOnly, t.sensitive])).toEqual([
       ['self.get_device_status', false, true],
-      ['self.reboot', true, false],
+      ['self.reboot', true, null],
     ]);
     expect(tools?.[0]?.inputSchema).toEqual({ type: 'object' });
   });
@@ -90,5 +91,14 @@ describe("a device's current catalog", () => {
 
   it('names the version discovery last confirmed, with its catalog hash and tool count', async () => {
     expect(await catalogs.currentVersion(discovered)).toMatchObject({ version: 1, hash: 'c1', toolCount: 2 });
+  });
+
+  it('tells a lifted default (sensitive: false) from no marking (null)', async () => {
+    await db
+      .insertInto('tool_marking')
+      .values({ device_id: discovered, tool_name: 'self.reboot', sensitive: false, marked_by: operator })
+      .execute();
+    const tools = await catalogs.currentTools(discovered);
+    expect(tools?.find((t) => t.name === 'self.reboot')?.sensitive).toBe(false);
   });
 });

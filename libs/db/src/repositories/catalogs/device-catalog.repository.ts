@@ -10,8 +10,11 @@ export interface CurrentCatalogTool {
   inputSchema: Record<string, unknown>;
   annotations: unknown;
   userOnly: boolean;
-  /** An operator marked it sensitive for this device (DESIGN §4: user-only for the LLM too). */
-  sensitive: boolean;
+  /**
+   * The operator's sensitive marking for this device: true makes it user-only for the LLM too, false lifts the
+   * default its description gave it, null is no marking (DESIGN §4: the decision tells the three apart).
+   */
+  sensitive: boolean | null;
 }
 
 /** The catalog version discovery last confirmed for a device. */
@@ -92,7 +95,7 @@ export class DeviceCatalogRepository {
         inputSchema: jsonObject(r.input_schema, `tool ${r.name}'s stored inputSchema`),
         annotations: r.annotations,
         userOnly: r.user_only,
-        sensitive: r.sensitive ?? false,
+        sensitive: r.sensitive,
       });
     }
     return tools;

@@ -1,3 +1,4 @@
+import { SYSTEM_REBOOT_TOOL } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import type { CallRecord } from './call-record';
 import type { ApprovalRecord } from './call-repository';
@@ -114,6 +115,23 @@ describe('deciding a call', () => {
     const d = await decide(ports(), callOf({ origin: 'llm', operatorId: null }), readyDevice());
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
     if (d.kind === 'conclude') expect(d.conclusion.reason).toContain("asks for the user's confirmation");
+  });
+
+  it('offers system.reboot to a xiaozhi device only: a ListenAI link has no system message to carry it', async () => {
+    const listenAi = readyDevice();
+    listenAi.dialect = 'listenai';
+    const onListenAi = await decide(ports(), callOf({ tool: SYSTEM_REBOOT_TOOL, state: 'queued' }), listenAi);
+    expect(onListenAi).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
+    if (onListenAi.kind === 'conclude') expect(onListenAi.conclusion.reason).toContain('no tool named');
+    // On a xiaozhi device it is the gated tool it is: it waits for its approval.
+    const onXiaozhi = await decide(
+      ports({}),
+      callOf({ tool: SYSTEM_REBOOT_TOOL, state: 'queued' }),
+      readyDevice(),
+    );
+    expect(onXiaozhi.kind === 'conclude' && onXiaozhi.conclusion.reason?.includes('no tool named')).toBe(
+      false,
+    );
   });
 
   it('ends an upgrade that names no registry image before anyone is asked', async () => {

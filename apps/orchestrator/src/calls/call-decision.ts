@@ -74,7 +74,10 @@ export async function decide(
     return { kind: 'wait_for_device' };
   }
   const catalog = device.catalog!;
-  const platformTool = PLATFORM_TOOLS.find((t) => t.name === call.tool);
+  // The platform's own tools ride on xiaozhi's `system` message (xiaozhi §2.2): a ListenAI link has no such
+  // message, so for those devices they do not exist.
+  const platformTool =
+    device.dialect === 'xiaozhi' ? PLATFORM_TOOLS.find((t) => t.name === call.tool) : undefined;
   const tool: ToolView | undefined =
     catalog.tools.get(call.tool) ??
     (platformTool ? { ...platformTool, inputSchema: platformTool.inputSchema } : undefined);

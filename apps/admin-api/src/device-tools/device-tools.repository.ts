@@ -1,21 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createDatabase, DeviceCatalogRepository, sql, type Database, type Pool } from '@fleet/db';
+import {
+  CATALOG_VERSION_COLUMNS,
+  createDatabase,
+  DeviceCatalogRepository,
+  sql,
+  type CurrentCatalogVersion,
+  type Database,
+  type Pool,
+} from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
-export interface CatalogVersionRow {
-  versionId: string;
-  version: number;
-  catalogId: string;
-  hash: string;
-  toolCount: number;
-  serverName: string | null;
-  serverVersion: string | null;
-  protocolVersion: string | null;
-  diff: unknown;
-  discoveredAt: Date;
-  lastConfirmedAt: Date;
-  current: boolean;
-}
+export type CatalogVersionRow = CurrentCatalogVersion & { current: boolean };
 
 export interface ToolRow {
   position: number;
@@ -81,17 +76,7 @@ export class DeviceToolsRepository {
       .innerJoin('tool_catalog as c', 'c.id', 'v.catalog_id')
       .innerJoin('device as d', 'd.id', 'v.device_id')
       .select([
-        'v.id as versionId',
-        'v.version',
-        'v.catalog_id as catalogId',
-        'c.hash',
-        'c.tool_count as toolCount',
-        'v.server_name as serverName',
-        'v.server_version as serverVersion',
-        'v.protocol_version as protocolVersion',
-        'v.diff',
-        'v.discovered_at as discoveredAt',
-        'v.last_confirmed_at as lastConfirmedAt',
+        ...CATALOG_VERSION_COLUMNS,
         sql<boolean>`v.id IS NOT DISTINCT FROM d.catalog_version_id`.as('current'),
       ])
       .where('v.device_id', '=', deviceId)

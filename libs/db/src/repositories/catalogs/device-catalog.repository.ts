@@ -32,6 +32,21 @@ export interface CurrentCatalogVersion {
   lastConfirmedAt: Date;
 }
 
+/** A catalog version's columns as readers name them (`device_catalog_version as v` joined to `tool_catalog as c`). */
+export const CATALOG_VERSION_COLUMNS = [
+  'v.id as versionId',
+  'v.version',
+  'v.catalog_id as catalogId',
+  'c.hash',
+  'c.tool_count as toolCount',
+  'v.server_name as serverName',
+  'v.server_version as serverVersion',
+  'v.protocol_version as protocolVersion',
+  'v.diff',
+  'v.discovered_at as discoveredAt',
+  'v.last_confirmed_at as lastConfirmedAt',
+] as const;
+
 /**
  * "A device's current catalog" (DESIGN §8): the version `device.catalog_version_id` points at, its tools in
  * tools/list order, and this device's markings. Every reader of it goes through here, so the join is written once.
@@ -45,19 +60,7 @@ export class DeviceCatalogRepository {
       .selectFrom('device as d')
       .innerJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
       .innerJoin('tool_catalog as c', 'c.id', 'v.catalog_id')
-      .select([
-        'v.id as versionId',
-        'v.version',
-        'v.catalog_id as catalogId',
-        'c.hash',
-        'c.tool_count as toolCount',
-        'v.server_name as serverName',
-        'v.server_version as serverVersion',
-        'v.protocol_version as protocolVersion',
-        'v.diff',
-        'v.discovered_at as discoveredAt',
-        'v.last_confirmed_at as lastConfirmedAt',
-      ])
+      .select(CATALOG_VERSION_COLUMNS)
       .where('d.id', '=', deviceId)
       .executeTakeFirst();
   }

@@ -1,4 +1,5 @@
 export {
+  CATALOG_VERSION_COLUMNS,
   DeviceCatalogRepository,
   type CurrentCatalogTool,
   type CurrentCatalogVersion,

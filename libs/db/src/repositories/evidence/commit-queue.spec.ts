@@ -96,4 +96,34 @@ describe('the evidence writer of @fleet/db', () => {
       prev = r.hash;
     }
   });
+
+  it('fences on a lease whose holder and name hold quotes, as values, and refuses a token that is not an integer', async () => {
+    const quoted = { name: "lease 'q'\\", token: '7' };
+    const holder = "writer'); DROP TABLE evidence; --";
+    await db
+      .insertInto('service_lease')
+      .values({ ...quoted, holder, expires_at: new Date(Date.now() + 60_000) })
+      .execute();
+    const owner = new CommitQueue(pool, holder, () => quoted, { maxConcurrentBatches: 1, maxBatchSize: 10 });
+    await expect(owner.submit(partitionOf(device), () => Promise.resolve('written'))).resolves.toBe(
+      'written',
+    );
+    const stranger = new CommitQueue(pool, 'writer-1', () => quoted, {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    await expect(stranger.submit(partitionOf(device), () => Promise.resolve('written'))).rejects.toThrow(
+      /no longer owned/,
+    );
+    const forged = new CommitQueue(pool, holder, () => ({ ...quoted, token: '7 OR true' }), {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    await expect(forged.submit(partitionOf(device), () => Promise.resolve('written'))).rejects.toThrow(
+      /not an integer/,
+    );
+    expect(
+      await db.selectFrom('evidence').select('seq').where('device_id', '=', device).execute(),
+    ).toHaveLength(2);
+  });
 });

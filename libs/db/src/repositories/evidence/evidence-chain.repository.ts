@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import { GENESIS_HASH, type ChainLink } from '@fleet/domain';
 
 /** The last link of a device's chain: what its next evidence row is hashed onto. */
@@ -31,15 +31,27 @@ export interface ChainedRow {
  * compile step per batch (DESIGN §6; STYLE §7: bulk writes through `unnest`, measured in docs/BENCHMARKS.md §4).
  */
 export const evidenceChainRepository = {
-  /** Locks the holder's live leases FOR KEY SHARE (see CommitQueue) and returns the names still held. */
-  async lockLeases(client: PoolClient, holder: string, leases: readonly LeaseRef[]): Promise<Set<string>> {
-    const { rows } = await client.query<{ name: string }>(
-      `SELECT name FROM service_lease
-        WHERE holder = $1 AND expires_at > now() AND (name, token) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))
+  /**
+   * Opens the batch transaction and locks the holder's live leases FOR KEY SHARE (see CommitQueue) in one round
+   * trip, returning the names still held: a lone call's evidence unit paid a round trip for the BEGIN alone. Two
+   * statements go in one simple-protocol message, which takes no bind parameters, so the values are written as
+   * literals: the holder and names through pg's escapeLiteral, the fencing tokens checked to be integers.
+   */
+  async beginLocked(client: PoolClient, holder: string, leases: readonly LeaseRef[]): Promise<Set<string>> {
+    if (leases.length === 0) {
+      await client.query('BEGIN');
+      return new Set();
+    }
+    const pairs = leases.map((l) => {
+      if (!/^-?\d{1,19}$/.test(l.token)) throw new Error(`lease ${l.name}: fencing token is not an integer`);
+      return `(${escapeLiteral(l.name)}, ${l.token}::bigint)`;
+    });
+    const results = (await client.query(
+      `BEGIN; SELECT name FROM service_lease
+        WHERE holder = ${escapeLiteral(holder)} AND expires_at > now() AND (name, token) IN (${pairs.join(', ')})
         FOR KEY SHARE`,
-      [holder, leases.map((l) => l.name), leases.map((l) => l.token)],
-    );
-    return new Set(rows.map((r) => r.name));
+    )) as unknown as [QueryResult, QueryResult<{ name: string }>];
+    return new Set(results[1].rows.map((r) => r.name));
   },
 
   async loadHead(client: PoolClient, deviceId: string): Promise<ChainHead> {

@@ -142,8 +142,7 @@ export class CommitQueue {
       }
       // Every unit's evidence in one statement. Nothing reads evidence back inside a batch, and a failing insert
       // fails the batch, retried unit by unit.
-      await store.insert(client, rows);
-      await client.query('COMMIT');
+      await store.insertAndCommit(client, rows);
       for (const [device, head] of tentative) this.heads.set(device, head);
       return outcomes;
     } catch (err) {

@@ -110,7 +110,7 @@ export class CallRequests {
   private async requestInTrace(r: ParsedRequest): Promise<CallRequestResult> {
     let result: CallRequestResult;
     try {
-      result = await this.db.transaction().execute((trx) => this.insert(trx, r));
+      result = await this.insert(r);
     } catch (err) {
       if ((err as { code?: string }).code === '23503') {
         return { ok: false, error: 'unknown_device', message: `no device ${r.deviceId}` };
@@ -178,14 +178,21 @@ export class CallRequests {
   /**
    * The call row, and for an operator's user-only call its approval, in one transaction: the answer can say
    * `awaiting_approval` truthfully at once (DESIGN §3). The approval is shown to people only once the
-   * orchestrator's pre-flight has passed the call (DESIGN §4).
+   * orchestrator's pre-flight has passed the call (DESIGN §4). A call without an approval is one autocommitted
+   * INSERT (a transaction around a single statement only cost BEGIN and COMMIT round trips); the gate's read
+   * sees the same committed markings inside a READ COMMITTED transaction as outside one.
    */
-  private async insert(db: Database, r: ParsedRequest): Promise<CallRequestResult> {
+  private async insert(r: ParsedRequest): Promise<CallRequestResult> {
     const gated =
       r.origin === 'operator' &&
       r.operatorId !== undefined &&
-      (await isUserOnlyTool(db, r.deviceId, r.tool)) === true;
-    const state: CallState = gated ? 'awaiting_approval' : 'queued';
+      (await isUserOnlyTool(this.db, r.deviceId, r.tool)) === true;
+    if (!gated) return this.insertRow(this.db, r, 'queued');
+    return this.db.transaction().execute((trx) => this.insertRow(trx, r, 'awaiting_approval'));
+  }
+
+  private async insertRow(db: Database, r: ParsedRequest, state: CallState): Promise<CallRequestResult> {
+    const gated = state === 'awaiting_approval';
     const created = await createCall(db, {
       id: randomUUID(),
       device_id: r.deviceId,

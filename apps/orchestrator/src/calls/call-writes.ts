@@ -1,4 +1,4 @@
-import { callStateRepository as state, openCallApproval, recordPreflight, type Database } from '@fleet/db';
+import { callStateRepository as state, openCallApproval, recordPreflight, type Queryable } from '@fleet/db';
 import { EVIDENCE_STAGES, NOT_SENT_VERDICTS, type EvidenceStage, type Verdict } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import { inSpan } from '@fleet/telemetry';
@@ -32,8 +32,8 @@ type WaitingState = 'waiting_for_device' | 'awaiting_approval' | 'verifying';
 export class CallWrites {
   constructor(
     private readonly commits: CommitQueue,
-    /** The pool's Kysely, for the one write that needs no lease (`sent`). */
-    private readonly db: Database,
+    /** The pool, for the one write that needs no lease (`sent`). */
+    private readonly db: Queryable,
     /** Called once a verdict is committed (metrics, campaign progress). */
     private readonly onSealed: (call: CallRecord, conclusion: Conclusion) => void,
     private readonly approvalTtlMs = 3600_000,
@@ -59,7 +59,7 @@ export class CallWrites {
         reason: conclusion.reason,
         sealedAt: new Date(),
       };
-      if (!(await state.seal(tx.db, call.id, { ...seal, result: conclusion.result }))) return false;
+      if (!(await state.seal(tx, call.id, { ...seal, result: conclusion.result }))) return false;
       await this.append(tx, call, completeRows(call, conclusion), seal);
       return true;
     });
@@ -78,7 +78,7 @@ export class CallWrites {
    */
   awaitApproval(call: CallRecord, rows: StageRows, found: PreflightFindings): Promise<string | boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      if (!(await state.park(tx.db, call.id, 'awaiting_approval')) || !call.operatorId) return false;
+      if (!(await state.park(tx, call.id, 'awaiting_approval')) || !call.operatorId) return false;
       await openCallApproval(tx.db, {
         id: call.id,
         deviceId: call.deviceId,
@@ -102,7 +102,7 @@ export class CallWrites {
   /** Moves the call to a waiting state, writing rows whose stage has happened already. */
   park(call: CallRecord, to: WaitingState, rows: StageRows, effectDeadlineAt?: Date): Promise<boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      if (!(await state.park(tx.db, call.id, to, effectDeadlineAt))) return false;
+      if (!(await state.park(tx, call.id, to, effectDeadlineAt))) return false;
       await this.append(tx, call, rows);
       call.state = to;
       if (effectDeadlineAt) call.effectDeadlineAt = effectDeadlineAt;
@@ -122,7 +122,7 @@ export class CallWrites {
     rows: StageRows,
   ): Promise<boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      const sentAt = await state.markSending(tx.db, call.id, {
+      const sentAt = await state.markSending(tx, call.id, {
         jsonrpcId,
         connectionId: connectionId ?? null,
         catalogVersionId: catalogVersionId ?? null,

@@ -67,8 +67,20 @@ export async function callByIdempotencyKey(db: Database, key: string): Promise<C
   return row ? toCallRecord(row) : undefined;
 }
 
+/** The load's query, compiled once per Kysely instance: the runner loads each call it wakes for. */
+const loadQueries = new WeakMap<Database, ReturnType<typeof compileLoad>>();
+
+function compileLoad(db: Database) {
+  // The placeholder is only the compiled statement's first parameter; each load passes the real id in its place.
+  return selectCallRecord(db.selectFrom('call')).where('call.id', '=', '').compile();
+}
+
 /** A call as the pipeline reads it, with the stages already on disk. */
 export async function loadCall(db: Database, id: string): Promise<CallRecord | undefined> {
-  const row = await selectCallRecord(db.selectFrom('call')).where('call.id', '=', id).executeTakeFirst();
+  let query = loadQueries.get(db);
+  if (!query) loadQueries.set(db, (query = compileLoad(db)));
+  const bound: typeof query = { ...query, parameters: [id] };
+  const { rows } = await db.executeQuery(bound);
+  const row = rows[0];
   return row ? toCallRecord(row) : undefined;
 }

@@ -59,10 +59,10 @@ describe('the calls repository', () => {
   it('moves a call to sending once, then sent once', async () => {
     const call = (await newCall())!;
     const sending = { jsonrpcId: 7, connectionId: 'c-1', catalogVersionId: null };
-    expect(await state.markSending(db, call.id, sending)).toBeInstanceOf(Date);
-    expect(await state.markSending(db, call.id, sending)).toBeUndefined();
-    expect(await state.markSent(db, call.id)).toBe(true);
-    expect(await state.markSent(db, call.id)).toBe(false);
+    expect(await state.markSending(pool, call.id, sending)).toBeInstanceOf(Date);
+    expect(await state.markSending(pool, call.id, sending)).toBeUndefined();
+    expect(await state.markSent(pool, call.id)).toBe(true);
+    expect(await state.markSent(pool, call.id)).toBe(false);
     expect(await loadCall(db, call.id)).toMatchObject({ state: 'sent', jsonrpcId: 7, connectionId: 'c-1' });
   });
 
@@ -74,16 +74,16 @@ describe('the calls repository', () => {
       result: { text: 'x' },
       sealedAt: new Date(),
     };
-    await expect(state.seal(db, call.id, seal)).rejects.toThrow(/without its seal/);
+    await expect(state.seal(pool, call.id, seal)).rejects.toThrow(/without its seal/);
     expect(await loadCall(db, call.id)).toMatchObject({ verdict: null });
   });
 
   it('cancels only a call not yet sent, after which the runner can no longer park or send it', async () => {
     const call = (await newCall())!;
     expect(await state.cancel(db, call.id, operatorId, 'wrong device')).toEqual({ deviceId: DEVICE });
-    expect(await state.park(db, call.id, 'waiting_for_device')).toBe(false);
+    expect(await state.park(pool, call.id, 'waiting_for_device')).toBe(false);
     const sent = (await newCall())!;
-    await state.markSending(db, sent.id, { jsonrpcId: 8, connectionId: null, catalogVersionId: null });
+    await state.markSending(pool, sent.id, { jsonrpcId: 8, connectionId: null, catalogVersionId: null });
     expect(await state.cancel(db, sent.id, operatorId, 'too late')).toBeUndefined();
   });
 

@@ -1,3 +1,3 @@
 export { type CallRecord } from './call-record';
 export { createCall, callByIdempotencyKey, loadCall, type NewCall } from './call-creation.repository';
-export { callStateRepository } from './call-state.repository';
+export { callStateRepository, type Queryable } from './call-state.repository';

@@ -96,4 +96,64 @@ describe('the evidence writer of @fleet/db', () => {
       prev = r.hash;
     }
   });
+
+  it('fences on a lease whose holder and name hold quotes, as values, and refuses a token that is not an integer', async () => {
+    const quoted = { name: "lease 'q'\\", token: '7' };
+    const holder = "writer'); DROP TABLE evidence; --";
+    await db
+      .insertInto('service_lease')
+      .values({ ...quoted, holder, expires_at: new Date(Date.now() + 60_000) })
+      .execute();
+    const owner = new CommitQueue(pool, holder, () => quoted, { maxConcurrentBatches: 1, maxBatchSize: 10 });
+    await expect(owner.submit(partitionOf(device), () => Promise.resolve('written'))).resolves.toBe(
+      'written',
+    );
+    const stranger = new CommitQueue(pool, 'writer-1', () => quoted, {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    await expect(stranger.submit(partitionOf(device), () => Promise.resolve('written'))).rejects.toThrow(
+      /no longer owned/,
+    );
+    const forged = new CommitQueue(pool, holder, () => ({ ...quoted, token: '7 OR true' }), {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    await expect(forged.submit(partitionOf(device), () => Promise.resolve('written'))).rejects.toThrow(
+      /not an integer/,
+    );
+    expect(
+      await db.selectFrom('evidence').select('seq').where('device_id', '=', device).execute(),
+    ).toHaveLength(2);
+  });
+
+  it('stores a payload with quotes, backslashes and a statement in it as the value it was hashed from', async () => {
+    const queue = new CommitQueue(pool, 'writer-1', () => lease, {
+      maxConcurrentBatches: 1,
+      maxBatchSize: 10,
+    });
+    const payload = { text: `it's a "quote" \\ '); DELETE FROM evidence; COMMIT; --`, other: 'é ✓ \n' };
+    await queue.submit(partitionOf(device), (tx) =>
+      tx.appendEvidence(callId, device, [{ stage: 'effect', payload }]),
+    );
+    const rows = await db
+      .selectFrom('evidence')
+      .select(['seq', 'payload', 'prev_hash', 'hash', 'created_at'])
+      .where('device_id', '=', device)
+      .orderBy('seq')
+      .execute();
+    const last = rows.at(-1)!;
+    expect(rows).toHaveLength(3);
+    expect(last.payload).toEqual(payload);
+    const fields = {
+      callId,
+      deviceId: device,
+      stage: 'effect' as const,
+      seq: BigInt(last.seq),
+      payload: last.payload,
+    };
+    expect(last.hash).toBe(
+      evidenceHash(rows.at(-2)!.hash, { ...fields, createdAt: last.created_at.toISOString() }),
+    );
+  });
 });

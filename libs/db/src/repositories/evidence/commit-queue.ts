@@ -129,8 +129,7 @@ export class CommitQueue {
     const tentative = new Map<string, ChainHead>();
     const rows: ChainedRow[] = [];
     try {
-      await client.query('BEGIN');
-      const valid = await this.lockLeases(client, batch);
+      const valid = await this.beginLocked(client, batch);
       const tx = this.tx(client, tentative, rows);
       const outcomes: Outcome[] = [];
       for (const unit of batch) {
@@ -143,8 +142,7 @@ export class CommitQueue {
       }
       // Every unit's evidence in one statement. Nothing reads evidence back inside a batch, and a failing insert
       // fails the batch, retried unit by unit.
-      await store.insert(client, rows);
-      await client.query('COMMIT');
+      await store.insertAndCommit(client, rows);
       for (const [device, head] of tentative) this.heads.set(device, head);
       return outcomes;
     } catch (err) {
@@ -156,17 +154,17 @@ export class CommitQueue {
     }
   }
 
-  private async lockLeases(client: PoolClient, batch: Pending<unknown>[]): Promise<Set<number>> {
+  /** BEGIN, and the batch's leases locked, in one round trip. */
+  private async beginLocked(client: PoolClient, batch: Pending<unknown>[]): Promise<Set<number>> {
     const leases = new Map<number, LeaseRef>();
     for (const unit of batch) {
       const lease = this.leaseOf(unit.partition);
       if (lease) leases.set(unit.partition, lease);
     }
-    if (leases.size === 0) return new Set();
     const list = [...leases.entries()];
     // One row per lease, however many of the batch's partitions it covers.
     const distinct = new Map([...leases.values()].map((l) => [`${l.name}\u0000${l.token}`, l]));
-    const names = await store.lockLeases(client, this.holder, [...distinct.values()]);
+    const names = await store.beginLocked(client, this.holder, [...distinct.values()]);
     return new Set(list.filter(([, l]) => names.has(l.name)).map(([p]) => p));
   }
 

@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import { GENESIS_HASH, type ChainLink } from '@fleet/domain';
 
 /** The last link of a device's chain: what its next evidence row is hashed onto. */
@@ -31,15 +31,27 @@ export interface ChainedRow {
  * compile step per batch (DESIGN §6; STYLE §7: bulk writes through `unnest`, measured in docs/BENCHMARKS.md §4).
  */
 export const evidenceChainRepository = {
-  /** Locks the holder's live leases FOR KEY SHARE (see CommitQueue) and returns the names still held. */
-  async lockLeases(client: PoolClient, holder: string, leases: readonly LeaseRef[]): Promise<Set<string>> {
-    const { rows } = await client.query<{ name: string }>(
-      `SELECT name FROM service_lease
-        WHERE holder = $1 AND expires_at > now() AND (name, token) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))
+  /**
+   * Opens the batch transaction and locks the holder's live leases FOR KEY SHARE (see CommitQueue) in one round
+   * trip, returning the names still held: a lone call's evidence unit paid a round trip for the BEGIN alone. Two
+   * statements go in one simple-protocol message, which takes no bind parameters, so the values are written as
+   * literals: the holder and names through pg's escapeLiteral, the fencing tokens checked to be integers.
+   */
+  async beginLocked(client: PoolClient, holder: string, leases: readonly LeaseRef[]): Promise<Set<string>> {
+    if (leases.length === 0) {
+      await client.query('BEGIN');
+      return new Set();
+    }
+    const pairs = leases.map((l) => {
+      if (!/^-?\d{1,19}$/.test(l.token)) throw new Error(`lease ${l.name}: fencing token is not an integer`);
+      return `(${escapeLiteral(l.name)}, ${l.token}::bigint)`;
+    });
+    const results = (await client.query(
+      `BEGIN; SELECT name FROM service_lease
+        WHERE holder = ${escapeLiteral(holder)} AND expires_at > now() AND (name, token) IN (${pairs.join(', ')})
         FOR KEY SHARE`,
-      [holder, leases.map((l) => l.name), leases.map((l) => l.token)],
-    );
-    return new Set(rows.map((r) => r.name));
+    )) as unknown as [QueryResult, QueryResult<{ name: string }>];
+    return new Set(results[1].rows.map((r) => r.name));
   },
 
   async loadHead(client: PoolClient, deviceId: string): Promise<ChainHead> {
@@ -51,24 +63,57 @@ export const evidenceChainRepository = {
     return row ? { seq: BigInt(row.seq), hash: row.hash } : { seq: 0n, hash: GENESIS_HASH };
   },
 
-  /** Every row of a batch in one statement: one INSERT per unit cost Postgres twice the CPU per row. */
-  async insert(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  /**
+   * Every row of a batch in one statement (one INSERT per unit cost Postgres twice the CPU per row), and the
+   * COMMIT, in one round trip: a lone call paid one for each. One simple-protocol message takes no bind
+   * parameters, so every value is a literal: text through pg's escapeLiteral, the seq checked to be an integer.
+   * A failing INSERT skips the COMMIT (the rest of the message is not run) and rejects, as before.
+   */
+  async insertAndCommit(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {
+    if (rows.length === 0) {
+      await client.query('COMMIT');
+      return;
+    }
+    const column = (values: string[], type: string) =>
+      `ARRAY[${values.map(escapeLiteral).join(', ')}]::${type}[]`;
+    for (const r of rows)
+      if (!/^\d{1,19}$/.test(r.seq)) throw new Error(`evidence seq ${r.seq} is not an integer`);
     await client.query(
       `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
        SELECT u.call_id::uuid, u.device_id, u.stage::"EvidenceStage", u.seq, u.payload, u.prev_hash, u.hash, u.created_at
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::jsonb[], $6::text[], $7::text[], $8::timestamptz[])
-           AS u(call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)`,
-      [
-        rows.map((r) => r.callId),
-        rows.map((r) => r.deviceId),
-        rows.map((r) => r.stage),
-        rows.map((r) => r.seq),
-        rows.map((r) => r.payload),
-        rows.map((r) => r.prevHash),
-        rows.map((r) => r.hash),
-        rows.map((r) => r.createdAt),
-      ],
+         FROM unnest(${[
+           column(
+             rows.map((r) => r.callId),
+             'text',
+           ),
+           column(
+             rows.map((r) => r.deviceId),
+             'text',
+           ),
+           column(
+             rows.map((r) => r.stage),
+             'text',
+           ),
+           `ARRAY[${rows.map((r) => r.seq).join(', ')}]::bigint[]`,
+           column(
+             rows.map((r) => r.payload),
+             'jsonb',
+           ),
+           column(
+             rows.map((r) => r.prevHash),
+             'text',
+           ),
+           column(
+             rows.map((r) => r.hash),
+             'text',
+           ),
+           column(
+             rows.map((r) => r.createdAt),
+             'timestamptz',
+           ),
+         ].join(', ')})
+           AS u(call_id, device_id, stage, seq, payload, prev_hash, hash, created_at);
+       COMMIT`,
     );
   },
 };

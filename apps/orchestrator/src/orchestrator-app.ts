@@ -15,7 +15,7 @@ import type { OrchestratorConfig } from './config';
 import { LeaseStore } from './coordination/lease-store';
 import { PartitionManager } from './coordination/partition-manager';
 import { PartitionTakeover } from './coordination/partition-takeover';
-import { DeviceDirectory } from './devices/device-directory';
+import { DeviceDirectory } from './devices/device-directory.repository';
 import { DeviceRegistry } from './devices/device-registry';
 import { PresenceHandler } from './devices/presence-handler';
 import { CatalogRepository } from './discovery/catalog-repository';

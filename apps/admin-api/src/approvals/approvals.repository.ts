@@ -1,23 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
-import { SqlParams } from '../http/sql';
+import { createDatabase, databaseOn, jsonParam, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 import type { Tx } from '../infra/transactions';
 
+type ApprovalTable = Row<'approval'>;
+type OperatorTable = Row<'operator'>;
+
 export interface DecidedApproval {
-  id: string;
-  callId: string | null;
-  campaignId: string | null;
-  deviceId: string | null;
+  id: ApprovalTable['id'];
+  callId: ApprovalTable['call_id'];
+  campaignId: ApprovalTable['campaign_id'];
+  deviceId: ApprovalTable['device_id'];
 }
 
 export interface ApprovalFacts {
-  id: string;
-  state: 'pending' | 'approved' | 'rejected' | 'expired';
-  requestedBy: string;
+  id: ApprovalTable['id'];
+  state: ApprovalTable['state'];
+  requestedBy: ApprovalTable['requested_by'];
   lapsed: boolean;
-  callId: string | null;
-  campaignId: string | null;
+  callId: ApprovalTable['call_id'];
+  campaignId: ApprovalTable['campaign_id'];
   /** The call was cancelled or sealed meanwhile: nothing is left to approve. */
   callSettled: boolean;
   /** DESIGN §4: the call's delivery deadline passed while it waited; approving it is refused. */
@@ -26,58 +28,93 @@ export interface ApprovalFacts {
   awaitingPreflight: boolean;
 }
 
+type OperatorJson = Pick<OperatorTable, 'id' | 'email' | 'name'>;
+type CallJson = { id: Row<'call'>['id']; deviceId: Row<'call'>['device_id'] } & Pick<
+  Row<'call'>,
+  'tool' | 'reason' | 'state' | 'verdict'
+>;
+type CampaignJson = Pick<Row<'campaign'>, 'id' | 'name' | 'state' | 'selector'>;
+
 export interface ApprovalRow {
-  id: string;
-  state: string;
-  effectiveState: string;
-  callId: string | null;
-  campaignId: string | null;
-  deviceId: string | null;
-  tool: string;
-  arguments: unknown;
-  argumentsHash: string;
-  requestedBy: { id: string; email: string; name: string };
-  decidedBy: { id: string; email: string; name: string } | null;
-  decidedAt: Date | null;
-  reason: string | null;
-  expiresAt: Date;
-  createdAt: Date;
+  id: ApprovalTable['id'];
+  state: ApprovalTable['state'];
+  effectiveState: ApprovalTable['state'];
+  callId: ApprovalTable['call_id'];
+  campaignId: ApprovalTable['campaign_id'];
+  deviceId: ApprovalTable['device_id'];
+  tool: ApprovalTable['tool'];
+  arguments: ApprovalTable['arguments'];
+  argumentsHash: ApprovalTable['arguments_hash'];
+  requestedBy: OperatorJson;
+  decidedBy: OperatorJson | null;
+  decidedAt: ApprovalTable['decided_at'];
+  reason: ApprovalTable['reason'];
+  expiresAt: ApprovalTable['expires_at'];
+  createdAt: ApprovalTable['created_at'];
   /** What the orchestrator's pre-flight found before a person was asked (DESIGN §4). */
-  preflight: unknown;
-  catalogVersionId: string | null;
-  call: unknown;
-  campaign: unknown;
+  preflight: ApprovalTable['preflight'];
+  catalogVersionId: ApprovalTable['catalog_version_id'];
+  call: CallJson | null;
+  campaign: CampaignJson | null;
 }
 
-const VIEW = `SELECT a.id, a.state,
-    CASE WHEN a.state = 'pending' AND a.expires_at <= now() THEN 'expired' ELSE a.state::text END AS "effectiveState",
-    a.call_id AS "callId", a.campaign_id AS "campaignId", a.device_id AS "deviceId", a.tool, a.arguments,
-    a.arguments_hash AS "argumentsHash",
-    json_build_object('id', r.id, 'email', r.email, 'name', r.name) AS "requestedBy",
-    CASE WHEN d.id IS NULL THEN NULL ELSE json_build_object('id', d.id, 'email', d.email, 'name', d.name) END
-      AS "decidedBy",
-    a.decided_at AS "decidedAt", a.reason, a.expires_at AS "expiresAt", a.created_at AS "createdAt",
-    a.preflight, a.catalog_version_id AS "catalogVersionId",
-    CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'deviceId', c.device_id, 'tool', c.tool,
-      'reason', c.reason, 'state', c.state, 'verdict', c.verdict) END AS call,
-    CASE WHEN k.id IS NULL THEN NULL ELSE json_build_object('id', k.id, 'name', k.name, 'state', k.state,
-      'selector', k.selector) END AS campaign
-  FROM approval a
-  JOIN operator r ON r.id = a.requested_by
-  LEFT JOIN operator d ON d.id = a.decided_by
-  LEFT JOIN call c ON c.id = a.call_id
-  LEFT JOIN campaign k ON k.id = a.campaign_id`;
-
 /** What still waits: pending, in time, and its call or campaign still waiting for it. */
-const WAITING = `a.state = 'pending' AND a.expires_at > now()
+const WAITING = sql<boolean>`a.state = 'pending' AND a.expires_at > now()
   AND (a.call_id IS NULL OR (c.verdict IS NULL AND c.cancelled_by IS NULL AND c.deadline_at > now()
                               AND a.preflight IS NOT NULL))
   AND (a.campaign_id IS NULL OR k.state = 'awaiting_approval')`;
 
+const LAPSED = sql<boolean>`(a.state = 'expired' OR (a.state = 'pending' AND a.expires_at <= now()))`;
+
+/** An approval as the API shows it: who asked and who decided, and what it is for (json objects, or null). */
+function approvalView(db: Database) {
+  return db
+    .selectFrom('approval as a')
+    .innerJoin('operator as r', 'r.id', 'a.requested_by')
+    .leftJoin('operator as d', 'd.id', 'a.decided_by')
+    .leftJoin('call as c', 'c.id', 'a.call_id')
+    .leftJoin('campaign as k', 'k.id', 'a.campaign_id')
+    .select([
+      'a.id',
+      'a.state',
+      sql<ApprovalTable['state']>`CASE WHEN a.state = 'pending' AND a.expires_at <= now() THEN 'expired'
+        ELSE a.state::text END`.as('effectiveState'),
+      'a.call_id as callId',
+      'a.campaign_id as campaignId',
+      'a.device_id as deviceId',
+      'a.tool',
+      'a.arguments',
+      'a.arguments_hash as argumentsHash',
+      sql<OperatorJson>`json_build_object('id', r.id, 'email', r.email, 'name', r.name)`.as('requestedBy'),
+      sql<OperatorJson | null>`CASE WHEN d.id IS NULL THEN NULL
+        ELSE json_build_object('id', d.id, 'email', d.email, 'name', d.name) END`.as('decidedBy'),
+      'a.decided_at as decidedAt',
+      'a.reason',
+      'a.expires_at as expiresAt',
+      'a.created_at as createdAt',
+      'a.preflight',
+      'a.catalog_version_id as catalogVersionId',
+      sql<CallJson | null>`CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id,
+        'deviceId', c.device_id, 'tool', c.tool, 'reason', c.reason, 'state', c.state, 'verdict', c.verdict) END`.as(
+        'call',
+      ),
+      sql<CampaignJson | null>`CASE WHEN k.id IS NULL THEN NULL ELSE json_build_object('id', k.id, 'name', k.name,
+        'state', k.state, 'selector', k.selector) END`.as('campaign'),
+    ]);
+}
+
 /** Approval rows: the four-eyes decision is one guarded UPDATE, so two approvers cannot both win. */
 @Injectable()
 export class ApprovalsRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  private on(tx: Tx | undefined): Database {
+    return tx ? databaseOn(tx) : this.db;
+  }
 
   /**
    * Decides a pending approval if it is in time, still wanted, and the decider is not the person who asked
@@ -90,37 +127,57 @@ export class ApprovalsRepository {
     state: 'approved' | 'rejected',
     reason: string | undefined,
   ): Promise<DecidedApproval | undefined> {
-    const { rows } = await (tx ?? this.pool).query<DecidedApproval>(
-      `UPDATE approval a SET state = $3::"ApprovalState", decided_by = $2, decided_at = now(), reason = $4
-        WHERE a.id = $1 AND a.state = 'pending' AND a.expires_at > now() AND a.requested_by <> $2
-          AND (a.call_id IS NULL OR a.preflight IS NOT NULL)
-          AND NOT EXISTS (SELECT 1 FROM call c WHERE c.id = a.call_id
-                           AND (c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL OR c.deadline_at <= now()))
-        RETURNING a.id, a.call_id AS "callId", a.campaign_id AS "campaignId", a.device_id AS "deviceId"`,
-      [id, operatorId, state, reason ?? null],
-    );
-    return rows[0];
+    return this.on(tx)
+      .updateTable('approval as a')
+      .set({ state, decided_by: operatorId, decided_at: sql<Date>`now()`, reason: reason ?? null })
+      .where('a.id', '=', id)
+      .where('a.state', '=', 'pending')
+      .where('a.expires_at', '>', sql<Date>`now()`)
+      .where('a.requested_by', '<>', operatorId)
+      .where((eb) => eb.or([eb('a.call_id', 'is', null), eb('a.preflight', 'is not', null)]))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('call as c')
+              .select(sql`1`.as('one'))
+              .whereRef('c.id', '=', 'a.call_id')
+              .where(
+                sql<boolean>`(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL OR c.deadline_at <= now())`,
+              ),
+          ),
+        ),
+      )
+      .returning(['a.id', 'a.call_id as callId', 'a.campaign_id as campaignId', 'a.device_id as deviceId'])
+      .executeTakeFirst();
   }
 
   async facts(id: string, tx?: Tx): Promise<ApprovalFacts | undefined> {
-    const { rows } = await (tx ?? this.pool).query<ApprovalFacts>(
-      `SELECT a.id, a.state, a.requested_by AS "requestedBy", a.expires_at <= now() AS lapsed,
-              a.call_id AS "callId", a.campaign_id AS "campaignId",
-              coalesce(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL, false) AS "callSettled",
-              coalesce(c.deadline_at <= now(), false) AS "callPastDeadline",
-              (a.call_id IS NOT NULL AND a.preflight IS NULL) AS "awaitingPreflight"
-         FROM approval a LEFT JOIN call c ON c.id = a.call_id WHERE a.id = $1`,
-      [id],
-    );
-    return rows[0];
+    return this.on(tx)
+      .selectFrom('approval as a')
+      .leftJoin('call as c', 'c.id', 'a.call_id')
+      .select([
+        'a.id',
+        'a.state',
+        'a.requested_by as requestedBy',
+        sql<boolean>`a.expires_at <= now()`.as('lapsed'),
+        'a.call_id as callId',
+        'a.campaign_id as campaignId',
+        sql<boolean>`coalesce(c.verdict IS NOT NULL OR c.cancelled_by IS NOT NULL, false)`.as('callSettled'),
+        sql<boolean>`coalesce(c.deadline_at <= now(), false)`.as('callPastDeadline'),
+        sql<boolean>`(a.call_id IS NOT NULL AND a.preflight IS NULL)`.as('awaitingPreflight'),
+      ])
+      .where('a.id', '=', id)
+      .executeTakeFirst();
   }
 
   async idForCampaign(campaignId: string, tx?: Tx): Promise<string | undefined> {
-    const { rows } = await (tx ?? this.pool).query<{ id: string }>(
-      'SELECT id FROM approval WHERE campaign_id = $1',
-      [campaignId],
-    );
-    return rows[0]?.id;
+    const row = await this.on(tx)
+      .selectFrom('approval')
+      .select('id')
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirst();
+    return row?.id;
   }
 
   /** A campaign's approval; starting again after it lapsed opens it anew (one row per campaign). */
@@ -135,22 +192,36 @@ export class ApprovalsRepository {
       ttlS: number;
     },
   ): Promise<string> {
-    const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO approval (id, campaign_id, tool, arguments, arguments_hash, requested_by, expires_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, now() + make_interval(secs => $6))
-       ON CONFLICT (campaign_id) DO UPDATE
-         SET state = 'pending', decided_by = NULL, decided_at = NULL, reason = NULL, created_at = now(),
-             expires_at = EXCLUDED.expires_at, arguments = EXCLUDED.arguments,
-             arguments_hash = EXCLUDED.arguments_hash
-       RETURNING id`,
-      [a.campaignId, a.tool, JSON.stringify(a.arguments), a.argumentsHash, a.requestedBy, a.ttlS],
-    );
-    return rows[0]!.id;
+    const row = await databaseOn(tx)
+      .insertInto('approval')
+      .values({
+        id: sql<string>`gen_random_uuid()`,
+        campaign_id: a.campaignId,
+        tool: a.tool,
+        arguments: jsonParam(a.arguments),
+        arguments_hash: a.argumentsHash,
+        requested_by: a.requestedBy,
+        expires_at: sql<Date>`now() + make_interval(secs => ${a.ttlS})`,
+      })
+      .onConflict((oc) =>
+        oc.column('campaign_id').doUpdateSet((eb) => ({
+          state: 'pending',
+          decided_by: null,
+          decided_at: null,
+          reason: null,
+          created_at: sql<Date>`now()`,
+          expires_at: eb.ref('excluded.expires_at'),
+          arguments: eb.ref('excluded.arguments'),
+          arguments_hash: eb.ref('excluded.arguments_hash'),
+        })),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   async get(id: string): Promise<ApprovalRow | undefined> {
-    const { rows } = await this.pool.query<ApprovalRow>(`${VIEW} WHERE a.id = $1`, [id]);
-    return rows[0];
+    return approvalView(this.db).where('a.id', '=', id).executeTakeFirst();
   }
 
   async list(
@@ -158,22 +229,21 @@ export class ApprovalsRepository {
     limit: number,
     before?: { createdAt: string; id: string },
   ): Promise<ApprovalRow[]> {
-    const p = new SqlParams();
-    const where = [
+    let query = approvalView(this.db).where(
       state === 'pending'
         ? WAITING
         : state === 'expired'
-          ? `(a.state = 'expired' OR (a.state = 'pending' AND a.expires_at <= now()))`
-          : `a.state = ${p.add(state)}::"ApprovalState"`,
-    ];
-    if (before)
-      where.push(
-        `(a.created_at, a.id) < (${p.add(before.createdAt)}::timestamptz, ${p.add(before.id)}::uuid)`,
-      );
-    const { rows } = await this.pool.query<ApprovalRow>(
-      `${VIEW} WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT ${p.add(limit + 1)}`,
-      p.values,
+          ? LAPSED
+          : sql<boolean>`a.state = ${state}::"ApprovalState"`,
     );
-    return rows;
+    if (before)
+      query = query.where(
+        sql<boolean>`(a.created_at, a.id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`,
+      );
+    return query
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(limit + 1)
+      .execute();
   }
 }

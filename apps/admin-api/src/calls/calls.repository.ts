@@ -1,127 +1,177 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { callStateRepository, createDatabase, type Database, type Pool } from '@fleet/db';
-import type { EvidenceStage } from '@fleet/domain';
-import { SqlParams } from '../http/sql';
+import { callStateRepository, createDatabase, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 import type { CallListQuery } from './calls.schemas';
 
+type CallTable = Row<'call'>;
+
 export interface CallSummaryRow {
-  id: string;
-  deviceId: string;
-  tool: string;
-  origin: string;
-  operatorId: string | null;
-  campaignId: string | null;
-  state: string;
-  verdict: string | null;
-  createdAt: Date;
-  sealedAt: Date | null;
+  id: CallTable['id'];
+  deviceId: CallTable['device_id'];
+  tool: CallTable['tool'];
+  origin: CallTable['origin'];
+  operatorId: CallTable['operator_id'];
+  campaignId: CallTable['campaign_id'];
+  state: CallTable['state'];
+  verdict: CallTable['verdict'];
+  createdAt: CallTable['created_at'];
+  sealedAt: CallTable['sealed_at'];
 }
 
+/** The call's approval, as its json sub-select returns it: timestamps arrive as ISO strings. */
+interface ApprovalJson {
+  id: Row<'approval'>['id'];
+  state: Row<'approval'>['state'];
+  requestedBy: Row<'approval'>['requested_by'];
+  decidedBy: Row<'approval'>['decided_by'];
+  decidedAt: string | null;
+  reason: Row<'approval'>['reason'];
+  expiresAt: string;
+}
+
+type PrerequisiteJson = Pick<CallTable, 'id' | 'tool' | 'state' | 'verdict'>;
+
 export interface CallRow extends CallSummaryRow {
-  arguments: unknown;
-  reason: string | null;
-  apiKeyId: string | null;
-  voiceTurnId: string | null;
-  agentId: string | null;
-  parentCallId: string | null;
-  catalogVersionId: string | null;
-  verdictReason: string | null;
-  jsonrpcId: number | null;
-  connectionId: string | null;
-  deadlineAt: Date;
-  replyTimeoutMs: number;
-  effectDeadlineAt: Date | null;
-  result: unknown;
-  cancelledBy: string | null;
-  cancelReason: string | null;
-  sentAt: Date | null;
-  approval: unknown;
-  prerequisites: unknown;
+  arguments: CallTable['arguments'];
+  reason: CallTable['reason'];
+  apiKeyId: CallTable['api_key_id'];
+  voiceTurnId: CallTable['voice_turn_id'];
+  agentId: CallTable['agent_id'];
+  parentCallId: CallTable['parent_call_id'];
+  catalogVersionId: CallTable['catalog_version_id'];
+  verdictReason: CallTable['verdict_reason'];
+  jsonrpcId: CallTable['jsonrpc_id'];
+  connectionId: CallTable['connection_id'];
+  deadlineAt: CallTable['deadline_at'];
+  replyTimeoutMs: CallTable['reply_timeout_ms'];
+  effectDeadlineAt: CallTable['effect_deadline_at'];
+  result: CallTable['result'];
+  cancelledBy: CallTable['cancelled_by'];
+  cancelReason: CallTable['cancel_reason'];
+  sentAt: CallTable['sent_at'];
+  approval: ApprovalJson | null;
+  prerequisites: PrerequisiteJson[];
 }
 
 export interface EvidenceRow {
   id: string;
-  stage: EvidenceStage;
+  /** Every stage but the seal: the seal link is read from the call's verdict. */
+  stage: Exclude<Row<'evidence'>['stage'], 'seal'>;
   seq: string;
-  payload: unknown;
-  prevHash: string;
-  hash: string;
-  createdAt: Date;
+  payload: Row<'evidence'>['payload'];
+  prevHash: Row<'evidence'>['prev_hash'];
+  hash: Row<'evidence'>['hash'];
+  createdAt: Row<'evidence'>['created_at'];
 }
 
-const SUMMARY = `c.id, c.device_id AS "deviceId", c.tool, c.origin, c.operator_id AS "operatorId",
-  c.campaign_id AS "campaignId", c.state, c.verdict, c.created_at AS "createdAt", c.sealed_at AS "sealedAt"`;
+const SUMMARY = [
+  'c.id',
+  'c.device_id as deviceId',
+  'c.tool',
+  'c.origin',
+  'c.operator_id as operatorId',
+  'c.campaign_id as campaignId',
+  'c.state',
+  'c.verdict',
+  'c.created_at as createdAt',
+  'c.sealed_at as sealedAt',
+] as const;
 
 /** Reads calls and their evidence; the only write is an operator's cancel, guarded by the call's state. */
 @Injectable()
 export class CallsRepository {
   private readonly db: Database;
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+  constructor(@Inject(PG_POOL) pool: Pool) {
     this.db = createDatabase(pool);
   }
 
   async deviceStatus(deviceId: string): Promise<string | undefined> {
-    const { rows } = await this.pool.query<{ status: string }>('SELECT status FROM device WHERE id = $1', [
-      deviceId,
-    ]);
-    return rows[0]?.status;
+    const row = await this.db
+      .selectFrom('device')
+      .select('status')
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    return row?.status;
   }
 
   async get(id: string): Promise<CallRow | undefined> {
-    const { rows } = await this.pool.query<CallRow>(
-      `SELECT ${SUMMARY}, c.arguments, c.reason, c.api_key_id AS "apiKeyId", c.voice_turn_id AS "voiceTurnId",
-              c.agent_id AS "agentId", c.parent_call_id AS "parentCallId", c.catalog_version_id AS "catalogVersionId",
-              c.verdict_reason AS "verdictReason", c.jsonrpc_id AS "jsonrpcId", c.connection_id AS "connectionId",
-              c.deadline_at AS "deadlineAt", c.reply_timeout_ms AS "replyTimeoutMs",
-              c.effect_deadline_at AS "effectDeadlineAt", c.result, c.cancelled_by AS "cancelledBy",
-              c.cancel_reason AS "cancelReason", c.sent_at AS "sentAt",
-              (SELECT json_build_object('id', a.id, 'state', a.state, 'requestedBy', a.requested_by,
-                        'decidedBy', a.decided_by, 'decidedAt', a.decided_at, 'reason', a.reason,
-                        'expiresAt', a.expires_at)
-                 FROM approval a WHERE a.call_id = c.id) AS approval,
-              coalesce((SELECT json_agg(json_build_object('id', p.id, 'tool', p.tool, 'state', p.state,
-                                 'verdict', p.verdict) ORDER BY p.created_at)
-                          FROM call p WHERE p.parent_call_id = c.id), '[]') AS prerequisites
-         FROM call c WHERE c.id = $1`,
-      [id],
-    );
-    return rows[0];
+    return this.db
+      .selectFrom('call as c')
+      .select(SUMMARY)
+      .select([
+        'c.arguments',
+        'c.reason',
+        'c.api_key_id as apiKeyId',
+        'c.voice_turn_id as voiceTurnId',
+        'c.agent_id as agentId',
+        'c.parent_call_id as parentCallId',
+        'c.catalog_version_id as catalogVersionId',
+        'c.verdict_reason as verdictReason',
+        'c.jsonrpc_id as jsonrpcId',
+        'c.connection_id as connectionId',
+        'c.deadline_at as deadlineAt',
+        'c.reply_timeout_ms as replyTimeoutMs',
+        'c.effect_deadline_at as effectDeadlineAt',
+        'c.result',
+        'c.cancelled_by as cancelledBy',
+        'c.cancel_reason as cancelReason',
+        'c.sent_at as sentAt',
+        // json aggregation has no builder here that keeps the answer's shape; the types say what it holds.
+        sql<ApprovalJson | null>`(SELECT json_build_object('id', a.id, 'state', a.state, 'requestedBy', a.requested_by,
+                  'decidedBy', a.decided_by, 'decidedAt', a.decided_at, 'reason', a.reason,
+                  'expiresAt', a.expires_at)
+           FROM approval a WHERE a.call_id = c.id)`.as('approval'),
+        sql<
+          PrerequisiteJson[]
+        >`coalesce((SELECT json_agg(json_build_object('id', p.id, 'tool', p.tool, 'state', p.state,
+                           'verdict', p.verdict) ORDER BY p.created_at)
+                    FROM call p WHERE p.parent_call_id = c.id), '[]')`.as('prerequisites'),
+      ])
+      .where('c.id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The call's five rows (its seal link is what the call's verdict says: the integrity check compares them). */
   async evidence(callId: string): Promise<EvidenceRow[]> {
-    const { rows } = await this.pool.query<EvidenceRow>(
-      `SELECT id::text, stage, seq::text, payload, prev_hash AS "prevHash", hash, created_at AS "createdAt"
-         FROM evidence e WHERE call_id = $1 AND e.stage <> 'seal' ORDER BY e.seq`,
-      [callId],
-    );
-    return rows;
+    return this.db
+      .selectFrom('evidence as e')
+      .select([
+        sql<string>`e.id::text`.as('id'),
+        'e.stage',
+        sql<string>`e.seq::text`.as('seq'),
+        'e.payload',
+        'e.prev_hash as prevHash',
+        'e.hash',
+        'e.created_at as createdAt',
+      ])
+      .where('e.call_id', '=', callId)
+      .where('e.stage', '<>', 'seal')
+      .orderBy('e.seq')
+      .$narrowType<{ stage: EvidenceRow['stage'] }>()
+      .execute();
   }
 
   async list(q: CallListQuery, before?: { createdAt: string; id: string }): Promise<CallSummaryRow[]> {
-    const p = new SqlParams();
-    const where: string[] = [];
-    if (q.deviceId) where.push(`c.device_id = ${p.add(q.deviceId)}`);
-    if (q.verdict) where.push(`c.verdict = ${p.add(q.verdict)}::"Verdict"`);
-    if (q.tool) where.push(`c.tool = ${p.add(q.tool)}`);
-    if (q.origin) where.push(`c.origin = ${p.add(q.origin)}::"CallOrigin"`);
-    if (q.state) where.push(`c.state = ${p.add(q.state)}::"CallState"`);
-    if (q.operatorId) where.push(`c.operator_id = ${p.add(q.operatorId)}`);
-    if (q.campaignId) where.push(`c.campaign_id = ${p.add(q.campaignId)}`);
-    if (q.from) where.push(`c.created_at >= ${p.add(q.from)}`);
-    if (q.to) where.push(`c.created_at < ${p.add(q.to)}`);
+    let query = this.db.selectFrom('call as c').select(SUMMARY);
+    if (q.deviceId) query = query.where('c.device_id', '=', q.deviceId);
+    if (q.verdict) query = query.where('c.verdict', '=', q.verdict);
+    if (q.tool) query = query.where('c.tool', '=', q.tool);
+    if (q.origin) query = query.where('c.origin', '=', q.origin);
+    if (q.state) query = query.where('c.state', '=', q.state);
+    if (q.operatorId) query = query.where('c.operator_id', '=', q.operatorId);
+    if (q.campaignId) query = query.where('c.campaign_id', '=', q.campaignId);
+    if (q.from) query = query.where('c.created_at', '>=', sql<Date>`${q.from}::timestamptz`);
+    if (q.to) query = query.where('c.created_at', '<', sql<Date>`${q.to}::timestamptz`);
     if (before)
-      where.push(
-        `(c.created_at, c.id) < (${p.add(before.createdAt)}::timestamptz, ${p.add(before.id)}::uuid)`,
+      query = query.where(
+        sql<boolean>`(c.created_at, c.id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`,
       );
-    const { rows } = await this.pool.query<CallSummaryRow>(
-      `SELECT ${SUMMARY} FROM call c ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY c.created_at DESC, c.id DESC LIMIT ${p.add(q.limit + 1)}`,
-      p.values,
-    );
-    return rows;
+    return query
+      .orderBy('c.created_at', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { VERDICT_MEANING, type Verdict } from '@fleet/domain';
+import { VERDICT_MEANING } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor } from '../http/actor';
@@ -82,7 +82,7 @@ export class CallsService {
     ]);
     return {
       ...call,
-      verdictMeaning: call.verdict ? VERDICT_MEANING[call.verdict as Verdict] : null,
+      verdictMeaning: call.verdict ? VERDICT_MEANING[call.verdict] : null,
       evidence: evidenceView(rows),
       rolledBackLater,
     };

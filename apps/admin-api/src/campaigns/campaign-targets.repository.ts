@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, databaseOn, sql, type Database, type Pool, type Row } from '@fleet/db';
 import {
   CAMPAIGN_TARGET_STATES,
   SYSTEM_REBOOT_TOOL,
@@ -7,20 +7,54 @@ import {
   type CampaignSelector,
   type CampaignTargetState,
 } from '@fleet/domain';
-import { SqlParams } from '../http/sql';
 import { PG_POOL } from '../infra/tokens';
 import type { Tx } from '../infra/transactions';
-import { firmwareSkipReason, selectorWhere } from './campaign-selector';
+
+type TargetTable = Row<'campaign_target'>;
 
 export interface TargetRow {
-  id: string;
-  deviceId: string;
-  state: CampaignTargetState;
-  attempts: number;
-  callId: string | null;
-  detail: string | null;
-  deadlineAt: Date | null;
-  updatedAt: Date;
+  id: TargetTable['id'];
+  deviceId: TargetTable['device_id'];
+  state: TargetTable['state'];
+  attempts: TargetTable['attempts'];
+  callId: TargetTable['call_id'];
+  detail: TargetTable['detail'];
+  deadlineAt: TargetTable['deadline_at'];
+  updatedAt: TargetTable['updated_at'];
+}
+
+/**
+ * The devices a selector matches: active ones meeting every criterion given; within `groups` or `tags`, any
+ * one of those listed. Shared by the preview and by the freeze, so both count the same devices.
+ */
+function selectorWhere(s: CampaignSelector) {
+  const where = [sql<boolean>`d.status = 'active'`];
+  if (s.deviceIds) where.push(sql<boolean>`d.id = ANY (${s.deviceIds}::text[])`);
+  if (s.board !== undefined) where.push(sql<boolean>`d.board = ${s.board}`);
+  if (s.firmware !== undefined) where.push(sql<boolean>`d.firmware_version = ${s.firmware}`);
+  if (s.online !== undefined) where.push(sql<boolean>`d.online = ${s.online}`);
+  if (s.dialect !== undefined) where.push(sql<boolean>`d.dialect = ${s.dialect}::"Dialect"`);
+  if (s.groups) {
+    where.push(sql<boolean>`EXISTS (SELECT 1 FROM device_group_member m JOIN device_group g ON g.id = m.group_id
+                         WHERE m.device_id = d.id AND g.name = ANY (${s.groups}::text[]))`);
+  }
+  if (s.tags) {
+    where.push(
+      sql<boolean>`EXISTS (SELECT 1 FROM device_tag t WHERE t.device_id = d.id AND t.tag = ANY (${s.tags}::text[]))`,
+    );
+  }
+  return sql.join(where, sql` AND `);
+}
+
+/** Firmware goes only where it suits: a known board among the image's boards, not already on that version. */
+function firmwareSkipReason(firmware: { boards: string[]; version: string } | undefined) {
+  if (!firmware) return sql<string | null>`NULL`;
+  return sql<
+    string | null
+  >`CASE WHEN d.board IS NULL THEN 'board unknown: the firmware cannot be matched to it'
+               WHEN NOT d.board = ANY (${firmware.boards}::text[]) THEN 'board ' || d.board || ' is not among the firmware''s boards'
+               WHEN d.firmware_version = ${firmware.version} THEN 'already runs ' || ${firmware.version}::text
+          END`;
 }
 
 export type Progress = { total: number } & Record<CampaignTargetState, number>;
@@ -28,22 +62,24 @@ export type Progress = { total: number } & Record<CampaignTargetState, number>;
 /** The devices a campaign covers: previewed from the selector, frozen into rows once it may start. */
 @Injectable()
 export class CampaignTargetsRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async preview(selector: CampaignSelector, firmware?: { boards: string[]; version: string }) {
-    const p = new SqlParams();
-    const where = selectorWhere(selector, p);
-    const skip = firmware ? firmwareSkipReason(p, firmware) : 'NULL';
-    const { rows } = await this.pool.query<{
+    const where = selectorWhere(selector);
+    const skip = firmwareSkipReason(firmware);
+    const { rows } = await sql<{
       matched: number;
       online: number;
       willSkip: number;
-      byBoard: { board: string | null; devices: number }[];
-      byFirmware: { firmware: string | null; devices: number }[];
-      byDialect: { dialect: string; devices: number }[];
-      sample: string[];
-    }>(
-      `WITH m AS (SELECT d.id, d.online, d.board, d.firmware_version, d.dialect, ${skip} AS skip
+      byBoard: { board: Row<'device'>['board']; devices: number }[];
+      byFirmware: { firmware: Row<'device'>['firmware_version']; devices: number }[];
+      byDialect: { dialect: Row<'device'>['dialect']; devices: number }[];
+      sample: Row<'device'>['id'][];
+    }>`WITH m AS (SELECT d.id, d.online, d.board, d.firmware_version, d.dialect, ${skip} AS skip
                     FROM device d WHERE ${where})
        SELECT (SELECT count(*)::int FROM m) AS matched,
               (SELECT count(*)::int FROM m WHERE online) AS online,
@@ -55,8 +91,8 @@ export class CampaignTargetsRepository {
                 AS "byFirmware",
               coalesce((SELECT json_agg(json_build_object('dialect', dialect, 'devices', n) ORDER BY n DESC)
                           FROM (SELECT dialect, count(*)::int AS n FROM m GROUP BY dialect) x), '[]') AS "byDialect",
-              coalesce((SELECT json_agg(id) FROM (SELECT id FROM m ORDER BY id LIMIT 20) s), '[]') AS sample`,
-      p.values,
+              coalesce((SELECT json_agg(id) FROM (SELECT id FROM m ORDER BY id LIMIT 20) s), '[]') AS sample`.execute(
+      this.db,
     );
     return rows[0]!;
   }
@@ -69,25 +105,21 @@ export class CampaignTargetsRepository {
    */
   async toolIsGated(selector: CampaignSelector, tool: string): Promise<boolean> {
     if (tool === SYSTEM_REBOOT_TOOL) return true;
-    const p = new SqlParams();
-    const t = p.add(tool);
-    const where = selectorWhere(selector, p);
-    const { rows } = await this.pool.query<{
+    const t = tool;
+    const where = selectorWhere(selector);
+    const { rows } = await sql<{
       discovered: boolean;
-      description: string | null;
-      userOnly: boolean | null;
-      annotations: unknown;
-      marking: boolean | null;
-    }>(
-      `SELECT DISTINCT d.catalog_version_id IS NOT NULL AS discovered, tl.description, tl.user_only AS "userOnly",
+      description: Row<'tool'>['description'] | null;
+      userOnly: Row<'tool'>['user_only'] | null;
+      annotations: Row<'tool'>['annotations'];
+      marking: Row<'tool_marking'>['sensitive'] | null;
+    }>`SELECT DISTINCT d.catalog_version_id IS NOT NULL AS discovered, tl.description, tl.user_only AS "userOnly",
               tl.annotations, mk.sensitive AS marking
          FROM device d
          LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
          LEFT JOIN tool tl ON tl.catalog_id = v.catalog_id AND tl.name = ${t}
          LEFT JOIN tool_marking mk ON mk.device_id = d.id AND mk.tool_name = ${t}
-        WHERE ${where}`,
-      p.values,
-    );
+        WHERE ${where}`.execute(this.db);
     return rows.some(
       (r) =>
         !r.discovered ||
@@ -110,20 +142,18 @@ export class CampaignTargetsRepository {
     selector: CampaignSelector,
     firmware?: { boards: string[]; version: string },
   ): Promise<{ pending: number; skipped: number }> {
-    const p = new SqlParams();
-    const campaign = p.add(campaignId);
-    const where = selectorWhere(selector, p);
-    const skip = firmware ? firmwareSkipReason(p, firmware) : 'NULL';
-    const { rows } = await db.query<{ state: CampaignTargetState }>(
-      `INSERT INTO campaign_target (id, campaign_id, device_id, state, detail, updated_at)
+    const campaign = sql`${campaignId}::uuid`;
+    const where = selectorWhere(selector);
+    const skip = firmwareSkipReason(firmware);
+    const { rows } = await sql<
+      Pick<TargetTable, 'state'>
+    >`INSERT INTO campaign_target (id, campaign_id, device_id, state, detail, updated_at)
        SELECT gen_random_uuid(), ${campaign}, d.id,
               (CASE WHEN s.reason IS NULL THEN 'pending' ELSE 'skipped' END)::"CampaignTargetState", s.reason, now()
          FROM device d CROSS JOIN LATERAL (SELECT ${skip} AS reason) s
         WHERE ${where}
        ON CONFLICT (campaign_id, device_id) DO NOTHING
-       RETURNING state`,
-      p.values,
-    );
+       RETURNING state`.execute(databaseOn(db));
     return {
       pending: rows.filter((r) => r.state === 'pending').length,
       skipped: rows.filter((r) => r.state === 'skipped').length,
@@ -132,19 +162,22 @@ export class CampaignTargetsRepository {
 
   /** Devices not started yet are cancelled with the campaign; those in progress are the runner's to settle. */
   async cancelPending(db: Tx, campaignId: string): Promise<number> {
-    const { rowCount } = await db.query(
-      `UPDATE campaign_target SET state = 'cancelled', detail = 'campaign cancelled', updated_at = now()
-        WHERE campaign_id = $1 AND state = 'pending'`,
-      [campaignId],
-    );
-    return rowCount ?? 0;
+    const result = await databaseOn(db)
+      .updateTable('campaign_target')
+      .set({ state: 'cancelled', detail: 'campaign cancelled', updated_at: sql<Date>`now()` })
+      .where('campaign_id', '=', campaignId)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async progress(campaignId: string): Promise<Progress> {
-    const { rows } = await this.pool.query<{ state: CampaignTargetState; n: number }>(
-      'SELECT state, count(*)::int AS n FROM campaign_target WHERE campaign_id = $1 GROUP BY state',
-      [campaignId],
-    );
+    const rows = await this.db
+      .selectFrom('campaign_target')
+      .select(['state', sql<number>`count(*)::int`.as('n')])
+      .where('campaign_id', '=', campaignId)
+      .groupBy('state')
+      .execute();
     const counts = Object.fromEntries(CAMPAIGN_TARGET_STATES.map((s) => [s, 0])) as Record<
       CampaignTargetState,
       number
@@ -159,16 +192,24 @@ export class CampaignTargetsRepository {
     limit: number,
     afterDevice?: string,
   ): Promise<TargetRow[]> {
-    const p = new SqlParams();
-    const where = [`campaign_id = ${p.add(campaignId)}`];
-    if (state) where.push(`state = ${p.add(state)}::"CampaignTargetState"`);
-    if (afterDevice) where.push(`device_id > ${p.add(afterDevice)}`);
-    const { rows } = await this.pool.query<TargetRow>(
-      `SELECT id, device_id AS "deviceId", state, attempts, call_id AS "callId", detail, deadline_at AS "deadlineAt",
-              updated_at AS "updatedAt"
-         FROM campaign_target WHERE ${where.join(' AND ')} ORDER BY device_id LIMIT ${p.add(limit + 1)}`,
-      p.values,
-    );
-    return rows;
+    let query = this.db
+      .selectFrom('campaign_target')
+      .select([
+        'id',
+        'device_id as deviceId',
+        'state',
+        'attempts',
+        'call_id as callId',
+        'detail',
+        'deadline_at as deadlineAt',
+        'updated_at as updatedAt',
+      ])
+      .where('campaign_id', '=', campaignId);
+    if (state) query = query.where(sql<boolean>`state = ${state}::"CampaignTargetState"`);
+    if (afterDevice) query = query.where('device_id', '>', afterDevice);
+    return query
+      .orderBy('device_id')
+      .limit(limit + 1)
+      .execute();
   }
 }

@@ -1,111 +1,157 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
+import { createDatabase, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
+type DeviceTable = Row<'device'>;
+
+/** A json sub-select's object: its timestamps arrive as ISO strings, not as Dates. */
+type AsJson<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+type CatalogJson = AsJson<{
+  versionId: Row<'device_catalog_version'>['id'];
+  version: Row<'device_catalog_version'>['version'];
+  hash: Row<'tool_catalog'>['hash'];
+  toolCount: Row<'tool_catalog'>['tool_count'];
+  discoveredAt: Row<'device_catalog_version'>['discovered_at'];
+  lastConfirmedAt: Row<'device_catalog_version'>['last_confirmed_at'];
+}>;
+
+type ConnectionJson = AsJson<{
+  id: Row<'connection'>['id'];
+  brokerId: Row<'connection'>['broker_id'];
+  remoteAddress: Row<'connection'>['remote_address'];
+  openedAt: Row<'connection'>['opened_at'];
+  onlineAt: Row<'connection'>['online_at'];
+}>;
+
+type GroupJson = {
+  id: Row<'device_group'>['id'];
+  name: Row<'device_group'>['name'];
+  timeZone: Row<'device_group'>['time_zone'];
+};
+
+type QuarantineJson = AsJson<{
+  id: Row<'device_quarantine'>['id'];
+  claimedClientIdFingerprint: string;
+  claimedSerial: Row<'device_quarantine'>['claimed_serial'];
+  remoteAddress: Row<'device_quarantine'>['remote_address'];
+  createdAt: Row<'device_quarantine'>['created_at'];
+}>;
+
+type LinkTokenJson = AsJson<{
+  id: Row<'device_link_token'>['id'];
+  prefix: Row<'device_link_token'>['prefix'];
+  createdAt: Row<'device_link_token'>['created_at'];
+  revokedAt: Row<'device_link_token'>['revoked_at'];
+  lastUsedAt: Row<'device_link_token'>['last_used_at'];
+}>;
+
+type FirmwareAssignmentJson = AsJson<{
+  firmwareId: Row<'firmware_assignment'>['firmware_id'];
+  version: Row<'firmware'>['version'];
+  campaignId: Row<'firmware_assignment'>['campaign_id'];
+  assignedAt: Row<'firmware_assignment'>['assigned_at'];
+  offeredAt: Row<'firmware_assignment'>['offered_at'];
+}>;
+
 export interface DeviceDetailRow {
-  id: string;
+  id: DeviceTable['id'];
   /** DESIGN §3: the Client-Id is a device secret; the page shows the first 8 hex of its hash, nothing more. */
   clientIdFingerprint: string;
-  serialNumber: string | null;
-  dialect: string;
-  status: string;
-  board: string | null;
-  boardName: string | null;
-  firmwareVersion: string | null;
-  otaLabel: string | null;
-  chipModel: string | null;
-  online: boolean;
-  connectionId: string | null;
-  lastSeenAt: Date | null;
-  lastBootAt: Date | null;
-  lastStatus: unknown;
-  lastStatusAt: Date | null;
+  serialNumber: DeviceTable['serial_number'];
+  dialect: DeviceTable['dialect'];
+  status: DeviceTable['status'];
+  board: DeviceTable['board'];
+  boardName: DeviceTable['board_name'];
+  firmwareVersion: DeviceTable['firmware_version'];
+  otaLabel: DeviceTable['ota_label'];
+  chipModel: DeviceTable['chip_model'];
+  online: DeviceTable['online'];
+  connectionId: DeviceTable['connection_id'];
+  lastSeenAt: DeviceTable['last_seen_at'];
+  lastBootAt: DeviceTable['last_boot_at'];
+  lastStatus: DeviceTable['last_status'];
+  lastStatusAt: DeviceTable['last_status_at'];
   awaitingActivation: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  catalog: {
-    versionId: string;
-    version: number;
-    hash: string;
-    toolCount: number;
-    discoveredAt: string;
-    lastConfirmedAt: string;
-  } | null;
-  connection: {
-    id: string;
-    brokerId: string;
-    remoteAddress: string | null;
-    openedAt: string;
-    onlineAt: string | null;
-  } | null;
-  groups: { id: string; name: string; timeZone: string }[];
-  tags: string[];
-  quarantine: {
-    id: string;
-    claimedClientIdFingerprint: string;
-    claimedSerial: string | null;
-    remoteAddress: string | null;
-    createdAt: string;
-  }[];
+  createdAt: DeviceTable['created_at'];
+  updatedAt: DeviceTable['updated_at'];
+  catalog: CatalogJson | null;
+  connection: ConnectionJson | null;
+  groups: GroupJson[];
+  tags: Row<'device_tag'>['tag'][];
+  quarantine: QuarantineJson[];
   /** ListenAI devices: their link tokens, never the secrets. */
-  linkTokens: {
-    id: string;
-    prefix: string;
-    createdAt: string;
-    revokedAt: string | null;
-    lastUsedAt: string | null;
-  }[];
-  firmwareAssignment: {
-    firmwareId: string;
-    version: string;
-    campaignId: string | null;
-    assignedAt: string;
-    offeredAt: string | null;
-  } | null;
+  linkTokens: LinkTokenJson[];
+  firmwareAssignment: FirmwareAssignmentJson | null;
 }
 
 /** Everything the device page shows, in one round trip (json sub-selects, each on an index). */
 @Injectable()
 export class DeviceDetailRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
 
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
+
+  // json aggregation: one typed sql fragment per sub-select (each on an index), as the page shows it.
   async find(id: string): Promise<DeviceDetailRow | undefined> {
-    const { rows } = await this.pool.query<DeviceDetailRow>(
-      `SELECT d.id, left(d.client_id, 8) AS "clientIdFingerprint", d.serial_number AS "serialNumber", d.dialect, d.status, d.board,
-              d.board_name AS "boardName", d.firmware_version AS "firmwareVersion", d.ota_label AS "otaLabel",
-              d.chip_model AS "chipModel", d.online, d.connection_id AS "connectionId",
-              d.last_seen_at AS "lastSeenAt", d.last_boot_at AS "lastBootAt", d.last_status AS "lastStatus",
-              d.last_status_at AS "lastStatusAt", d.status = 'awaiting_activation' AS "awaitingActivation",
-              d.created_at AS "createdAt", d.updated_at AS "updatedAt",
-              (SELECT json_build_object('versionId', v.id, 'version', v.version, 'hash', c.hash,
-                        'toolCount', c.tool_count, 'discoveredAt', v.discovered_at,
-                        'lastConfirmedAt', v.last_confirmed_at)
-                 FROM device_catalog_version v JOIN tool_catalog c ON c.id = v.catalog_id
-                WHERE v.id = d.catalog_version_id) AS catalog,
-              (SELECT json_build_object('id', k.id, 'brokerId', k.broker_id, 'remoteAddress', k.remote_address,
-                        'openedAt', k.opened_at, 'onlineAt', k.online_at)
-                 FROM connection k WHERE k.id = d.connection_id) AS connection,
-              coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name, 'timeZone', g.time_zone)
-                                 ORDER BY g.name)
-                          FROM device_group_member m JOIN device_group g ON g.id = m.group_id
-                         WHERE m.device_id = d.id), '[]') AS groups,
-              coalesce((SELECT json_agg(t.tag ORDER BY t.tag) FROM device_tag t WHERE t.device_id = d.id), '[]')
-                AS tags,
-              coalesce((SELECT json_agg(json_build_object('id', q.id, 'claimedClientIdFingerprint', left(q.claimed_client_id, 8),
-                                 'claimedSerial', q.claimed_serial, 'remoteAddress', q.remote_address,
-                                 'createdAt', q.created_at) ORDER BY q.created_at)
-                          FROM device_quarantine q WHERE q.device_id = d.id AND q.state = 'pending'), '[]')
-                AS quarantine,
-              coalesce((SELECT json_agg(json_build_object('id', t.id, 'prefix', t.prefix, 'createdAt', t.created_at,
-                                 'revokedAt', t.revoked_at, 'lastUsedAt', t.last_used_at) ORDER BY t.created_at DESC)
-                          FROM device_link_token t WHERE t.device_id = d.id), '[]') AS "linkTokens",
-              (SELECT json_build_object('firmwareId', a.firmware_id, 'version', f.version,
-                        'campaignId', a.campaign_id, 'assignedAt', a.assigned_at, 'offeredAt', a.offered_at)
-                 FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
-                WHERE a.device_id = d.id) AS "firmwareAssignment"
-         FROM device d WHERE d.id = $1`,
-      [id],
-    );
-    return rows[0];
+    return this.db
+      .selectFrom('device as d')
+      .select([
+        'd.id',
+        sql<string>`left(d.client_id, 8)`.as('clientIdFingerprint'),
+        'd.serial_number as serialNumber',
+        'd.dialect',
+        'd.status',
+        'd.board',
+        'd.board_name as boardName',
+        'd.firmware_version as firmwareVersion',
+        'd.ota_label as otaLabel',
+        'd.chip_model as chipModel',
+        'd.online',
+        'd.connection_id as connectionId',
+        'd.last_seen_at as lastSeenAt',
+        'd.last_boot_at as lastBootAt',
+        'd.last_status as lastStatus',
+        'd.last_status_at as lastStatusAt',
+        sql<boolean>`d.status = 'awaiting_activation'`.as('awaitingActivation'),
+        'd.created_at as createdAt',
+        'd.updated_at as updatedAt',
+        sql<CatalogJson | null>`(SELECT json_build_object('versionId', v.id, 'version', v.version, 'hash', c.hash,
+                  'toolCount', c.tool_count, 'discoveredAt', v.discovered_at,
+                  'lastConfirmedAt', v.last_confirmed_at)
+           FROM device_catalog_version v JOIN tool_catalog c ON c.id = v.catalog_id
+          WHERE v.id = d.catalog_version_id)`.as('catalog'),
+        sql<ConnectionJson | null>`(SELECT json_build_object('id', k.id, 'brokerId', k.broker_id,
+                  'remoteAddress', k.remote_address, 'openedAt', k.opened_at, 'onlineAt', k.online_at)
+           FROM connection k WHERE k.id = d.connection_id)`.as('connection'),
+        sql<GroupJson[]>`coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name,
+                           'timeZone', g.time_zone) ORDER BY g.name)
+                    FROM device_group_member m JOIN device_group g ON g.id = m.group_id
+                   WHERE m.device_id = d.id), '[]')`.as('groups'),
+        sql<string[]>`coalesce((SELECT json_agg(t.tag ORDER BY t.tag) FROM device_tag t
+                   WHERE t.device_id = d.id), '[]')`.as('tags'),
+        sql<QuarantineJson[]>`coalesce((SELECT json_agg(json_build_object('id', q.id,
+                           'claimedClientIdFingerprint', left(q.claimed_client_id, 8),
+                           'claimedSerial', q.claimed_serial, 'remoteAddress', q.remote_address,
+                           'createdAt', q.created_at) ORDER BY q.created_at)
+                    FROM device_quarantine q WHERE q.device_id = d.id AND q.state = 'pending'), '[]')`.as(
+          'quarantine',
+        ),
+        sql<LinkTokenJson[]>`coalesce((SELECT json_agg(json_build_object('id', t.id, 'prefix', t.prefix,
+                           'createdAt', t.created_at, 'revokedAt', t.revoked_at, 'lastUsedAt', t.last_used_at)
+                           ORDER BY t.created_at DESC)
+                    FROM device_link_token t WHERE t.device_id = d.id), '[]')`.as('linkTokens'),
+        sql<FirmwareAssignmentJson | null>`(SELECT json_build_object('firmwareId', a.firmware_id,
+                  'version', f.version, 'campaignId', a.campaign_id, 'assignedAt', a.assigned_at,
+                  'offeredAt', a.offered_at)
+           FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
+          WHERE a.device_id = d.id)`.as('firmwareAssignment'),
+      ])
+      .where('d.id', '=', id)
+      .executeTakeFirst();
   }
 }

@@ -43,8 +43,8 @@ export function isFailedVerdict(verdict: Verdict | null): boolean {
 }
 
 export function callOutcome(view: CallView, full = false): CallOutcome {
-  const verdict = view.verdict as Verdict | null;
-  const state = view.state as CallState;
+  const verdict = view.verdict;
+  const state = view.state;
   const result = isReply(view.result) ? view.result : null;
   return {
     callId: view.id,

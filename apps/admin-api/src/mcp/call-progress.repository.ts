@@ -1,24 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
-import type { CallState, Verdict } from '@fleet/domain';
+import { createDatabase, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
 export interface CallProgressRow {
-  state: CallState;
-  verdict: Verdict | null;
-  deadlineAt: Date;
+  state: Row<'call'>['state'];
+  verdict: Row<'call'>['verdict'];
+  deadlineAt: Row<'call'>['deadline_at'];
 }
 
 /** The few columns a waiting agent polls (the primary key only): cheap enough to read every half second. */
 @Injectable()
 export class CallProgressRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly db: Database;
+
+  constructor(@Inject(PG_POOL) pool: Pool) {
+    this.db = createDatabase(pool);
+  }
 
   async progress(callId: string): Promise<CallProgressRow | undefined> {
-    const { rows } = await this.pool.query<CallProgressRow>(
-      'SELECT state, verdict, deadline_at AS "deadlineAt" FROM call WHERE id = $1',
-      [callId],
-    );
-    return rows[0];
+    return this.db
+      .selectFrom('call')
+      .select(['state', 'verdict', 'deadline_at as deadlineAt'])
+      .where('id', '=', callId)
+      .executeTakeFirst();
   }
 }

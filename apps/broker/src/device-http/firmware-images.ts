@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { Pool } from '@fleet/db';
+import { createDatabase, type Pool } from '@fleet/db';
+import { FirmwareImageRepository } from './firmware-image.repository';
 
 /**
  * Firmware images by sha256, from the registry's table, kept in memory while a rollout downloads the same image
@@ -7,11 +8,10 @@ import type { Pool } from '@fleet/db';
  */
 export class FirmwareImages {
   private readonly cache: LRUCache<string, Buffer>;
+  private readonly images: FirmwareImageRepository;
 
-  constructor(
-    private readonly pool: Pool,
-    maxCacheBytes = 64 * 1024 * 1024,
-  ) {
+  constructor(pool: Pool, maxCacheBytes = 64 * 1024 * 1024) {
+    this.images = new FirmwareImageRepository(createDatabase(pool));
     this.cache = new LRUCache<string, Buffer>({
       maxSize: maxCacheBytes,
       sizeCalculation: (image) => Math.max(image.length, 1),
@@ -21,11 +21,7 @@ export class FirmwareImages {
   async get(sha256: string): Promise<Buffer | undefined> {
     const cached = this.cache.get(sha256);
     if (cached) return cached;
-    const { rows } = await this.pool.query<{ data: Buffer }>(
-      'SELECT data FROM firmware_image WHERE sha256 = $1',
-      [sha256],
-    );
-    const image = rows[0]?.data;
+    const image = await this.images.findData(sha256);
     if (image) this.cache.set(sha256, image);
     return image;
   }

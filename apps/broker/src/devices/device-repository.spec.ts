@@ -32,11 +32,14 @@ describe('the device repository under concurrent check-ins', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = new Pool({ connectionString: db.url, max: 4 });
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-    pool.query = ((...args: unknown[]) => {
-      queries++;
-      return query(...args);
-    }) as typeof pool.query;
+    // Statements are counted on the connections themselves: Kysely checks a client out for each one.
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => {
+        queries++;
+        return query(...args);
+      }) as typeof client.query;
+    });
     devices = new DeviceRepository(pool);
   });
   afterAll(async () => {

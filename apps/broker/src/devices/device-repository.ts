@@ -1,29 +1,42 @@
-import type { Pool } from '@fleet/db';
+import { createDatabase, jsonParam, sql, type Database, type Pool, type Row } from '@fleet/db';
 import type { Mac } from '@fleet/protocol';
-import { writeBootReports } from './boot-reports';
+import { writeBootReports } from './boot-reports.repository';
 import { TurnBatcher } from './turn-batcher';
 
-export type DeviceStatus = 'active' | 'awaiting_activation' | 'revoked' | 'decommissioned';
+export type DeviceStatus = Row<'device'>['status'];
 
-export interface DeviceRecord {
-  id: Mac;
-  /** sha256 of the bound Client-Id (DESIGN §3: never kept as it is). */
-  clientIdHash: string;
-  serialNumber: string | null;
-  status: DeviceStatus;
-  activationCode: string | null;
-  activationChallenge: string | null;
-  firmwareVersion: string | null;
-  board: string | null;
-  chipModel: string | null;
-  /** sha256 of the MQTT client id the last OTA answer issued; null for devices registered before it was kept. */
-  mqttClientIdHash: string | null;
-}
+/**
+ * The columns of a device row the broker reads, under their application names; `clientIdHash` is the sha256 of
+ * the bound Client-Id (DESIGN §3: never kept as it is), `mqttClientIdHash` that of the MQTT client id the last
+ * OTA answer issued (null for devices registered before it was kept).
+ */
+const DEVICE_COLUMNS = [
+  'id',
+  'client_id as clientIdHash',
+  'serial_number as serialNumber',
+  'status',
+  'activation_code as activationCode',
+  'activation_challenge as activationChallenge',
+  'firmware_version as firmwareVersion',
+  'board',
+  'chip_model as chipModel',
+  'mqtt_client_id_hash as mqttClientIdHash',
+] as const;
+
+type DeviceColumns = {
+  [
+    K in (typeof DEVICE_COLUMNS)[number] as K extends `${string} as ${infer A}` ? A : K
+  ]: K extends `${infer C} as ${string}`
+    ? Row<'device'>[C & keyof Row<'device'>]
+    : Row<'device'>[K & keyof Row<'device'>];
+};
+
+export type DeviceRecord = Omit<DeviceColumns, 'id'> & { id: Mac };
 
 export interface AssignedFirmware {
-  firmwareId: string;
-  version: string;
-  sha256: string;
+  firmwareId: Row<'firmware'>['id'];
+  version: Row<'firmware'>['version'];
+  sha256: Row<'firmware'>['sha256'];
 }
 
 export interface NewDevice {
@@ -62,13 +75,8 @@ export interface BootFacts {
   identityChanges?: IdentityChange[];
 }
 
-const DEVICE_COLUMNS = `id, client_id AS "clientIdHash", serial_number AS "serialNumber", status,
-  activation_code AS "activationCode", activation_challenge AS "activationChallenge",
-  firmware_version AS "firmwareVersion", board, chip_model AS "chipModel",
-  mqtt_client_id_hash AS "mqttClientIdHash"`;
-
 /**
- * The broker's reads and writes of device rows: raw SQL, since they run once per connect or check-in. The hot
+ * The broker's reads and writes of device rows, through Kysely over the broker's pool (DESIGN §8). The hot
  * ones (the read at every CONNECT and check-in, first sight, the boot report, the firmware assignment) go
  * through turn batchers: concurrent callers share one statement, each still gets its own answer once its own
  * row is committed.
@@ -79,12 +87,15 @@ export class DeviceRepository {
   private readonly boots: TurnBatcher<BootFacts & { receivedAt: Date }, undefined>;
   private readonly assignments: TurnBatcher<Mac, AssignedFirmware | undefined>;
 
-  constructor(private readonly pool: Pool) {
+  private readonly db: Database;
+
+  constructor(pool: Pool) {
+    this.db = createDatabase(pool);
     this.finds = new TurnBatcher((macs) => this.findMany(macs));
     this.firstSights = new TurnBatcher((devices) => this.createMany(devices), { retrySingly: true });
     this.boots = new TurnBatcher(
       async (reports) => {
-        await writeBootReports(pool, reports);
+        await writeBootReports(this.db, reports);
         return reports.map(() => undefined);
       },
       { retrySingly: true },
@@ -111,31 +122,54 @@ export class DeviceRepository {
   }
 
   private async findMany(macs: Mac[]): Promise<(DeviceRecord | undefined)[]> {
-    const { rows } = await this.pool.query<DeviceRecord>(
-      `SELECT ${DEVICE_COLUMNS} FROM device WHERE id = ANY($1::text[])`,
-      [[...new Set(macs)]],
-    );
+    const rows = await this.db
+      .selectFrom('device')
+      .select(DEVICE_COLUMNS)
+      .where('id', '=', sql<string>`any(${[...new Set(macs)]}::text[])`)
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     return macs.map((mac) => byId.get(mac));
   }
 
   private async createMany(devices: NewDevice[]): Promise<DeviceRecord[]> {
-    const { rows } = await this.pool.query<DeviceRecord>(
-      `INSERT INTO device (id, client_id, serial_number, status, activation_code, activation_challenge, updated_at)
-       SELECT id, client_id, serial_number, status::"DeviceStatus", activation_code, activation_challenge, now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-           AS u(id, client_id, serial_number, status, activation_code, activation_challenge)
-       ON CONFLICT (id) DO NOTHING
-       RETURNING ${DEVICE_COLUMNS}`,
-      [
-        devices.map((d) => d.mac),
-        devices.map((d) => d.clientIdHash),
-        devices.map((d) => d.serialNumber ?? null),
-        devices.map((d) => d.status),
-        devices.map((d) => d.activationCode ?? null),
-        devices.map((d) => d.activationChallenge ?? null),
-      ],
-    );
+    // One statement for the whole batch: the rows travel as one array per column (unnest has no builder).
+    const rows = await this.db
+      .insertInto('device')
+      .columns([
+        'id',
+        'client_id',
+        'serial_number',
+        'status',
+        'activation_code',
+        'activation_challenge',
+        'updated_at',
+      ])
+      .expression(
+        this.db
+          .selectFrom(
+            sql<Row<'device'>>`unnest(${devices.map((d) => d.mac)}::text[], ${devices.map(
+              (d) => d.clientIdHash,
+            )}::text[], ${devices.map((d) => d.serialNumber ?? null)}::text[], ${devices.map(
+              (d) => d.status,
+            )}::"DeviceStatus"[], ${devices.map((d) => d.activationCode ?? null)}::text[], ${devices.map(
+              (d) => d.activationChallenge ?? null,
+            )}::text[])`.as<'u'>(
+              sql`u(id, client_id, serial_number, status, activation_code, activation_challenge)`,
+            ),
+          )
+          .select([
+            'u.id',
+            'u.client_id',
+            'u.serial_number',
+            'u.status',
+            'u.activation_code',
+            'u.activation_challenge',
+            sql<Date>`now()`.as('updated_at'),
+          ]),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning(DEVICE_COLUMNS)
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     // Rows that already existed (another check-in won the race) are read back as they are.
     const missing = devices.filter((d) => !byId.has(d.mac)).map((d) => d.mac);
@@ -148,12 +182,12 @@ export class DeviceRepository {
   }
 
   private async assignedMany(macs: Mac[]): Promise<(AssignedFirmware | undefined)[]> {
-    const { rows } = await this.pool.query<AssignedFirmware & { deviceId: Mac }>(
-      `SELECT a.device_id AS "deviceId", f.id AS "firmwareId", f.version, f.sha256
-         FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
-        WHERE a.device_id = ANY($1::text[])`,
-      [[...new Set(macs)]],
-    );
+    const rows = await this.db
+      .selectFrom('firmware_assignment as a')
+      .innerJoin('firmware as f', 'f.id', 'a.firmware_id')
+      .select(['a.device_id as deviceId', 'f.id as firmwareId', 'f.version', 'f.sha256'])
+      .where('a.device_id', '=', sql<string>`any(${[...new Set(macs)]}::text[])`)
+      .execute();
     const byDevice = new Map(rows.map(({ deviceId, ...assigned }) => [deviceId, assigned]));
     return macs.map((mac) => byDevice.get(mac));
   }
@@ -166,23 +200,41 @@ export class DeviceRepository {
     remoteAddress: string | undefined;
     body: unknown;
   }): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO device_quarantine (id, device_id, claimed_client_id, claimed_serial, remote_address, body)
-       SELECT gen_random_uuid(), $1, $2, $3, $4, $5
-        WHERE NOT EXISTS (SELECT 1 FROM device_quarantine
-                           WHERE device_id = $1 AND claimed_client_id = $2 AND state = 'pending')`,
-      [
-        q.mac,
-        q.clientIdHash,
-        q.serialNumber ?? null,
-        q.remoteAddress ?? null,
-        JSON.stringify(q.body ?? null),
-      ],
-    );
-    return (rowCount ?? 0) > 0;
+    const result = await this.db
+      .insertInto('device_quarantine')
+      .columns(['id', 'device_id', 'claimed_client_id', 'claimed_serial', 'remote_address', 'body'])
+      .expression(
+        this.db
+          .selectNoFrom((eb) => [
+            sql<string>`gen_random_uuid()`.as('id'),
+            eb.val(q.mac).as('device_id'),
+            eb.val(q.clientIdHash).as('claimed_client_id'),
+            eb.val(q.serialNumber ?? null).as('claimed_serial'),
+            eb.val(q.remoteAddress ?? null).as('remote_address'),
+            sql<unknown>`${jsonParam(q.body ?? null)}::jsonb`.as('body'),
+          ])
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('device_quarantine')
+                  .select(sql`1`.as('one'))
+                  .where('device_id', '=', q.mac)
+                  .where('claimed_client_id', '=', q.clientIdHash)
+                  .where('state', '=', 'pending'),
+              ),
+            ),
+          ),
+      )
+      .executeTakeFirst();
+    return result.numInsertedOrUpdatedRows !== undefined && result.numInsertedOrUpdatedRows > 0n;
   }
 
   async markFirmwareOffered(mac: Mac): Promise<void> {
-    await this.pool.query(`UPDATE firmware_assignment SET offered_at = now() WHERE device_id = $1`, [mac]);
+    await this.db
+      .updateTable('firmware_assignment')
+      .set({ offered_at: sql<Date>`now()` })
+      .where('device_id', '=', mac)
+      .execute();
   }
 }

@@ -1,5 +1,6 @@
-import type { Pool } from '@fleet/db';
+import { createDatabase, type Pool } from '@fleet/db';
 import type { Logger } from '@fleet/telemetry';
+import { PresenceRepository } from './presence.repository';
 
 export interface ConnectionOpened {
   connectionId: string;
@@ -33,12 +34,15 @@ export class PresenceWriter {
   private closed: ConnectionClosed[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly presence: PresenceRepository;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly logger: Logger,
     private readonly delayMs = 10,
-  ) {}
+  ) {
+    this.presence = new PresenceRepository(createDatabase(pool));
+  }
 
   recordOpened(event: ConnectionOpened): void {
     this.opened.push(event);
@@ -76,54 +80,18 @@ export class PresenceWriter {
   }
 
   private async writeOpened(events: ConnectionOpened[]): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO connection (id, device_id, client_id, broker_id, remote_address, keepalive, opened_at, online_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::timestamptz[], $8::timestamptz[])
-       ON CONFLICT (id) DO NOTHING`,
-      [
-        events.map((e) => e.connectionId),
-        events.map((e) => e.mac),
-        events.map((e) => e.clientIdHash),
-        events.map((e) => e.brokerId),
-        events.map((e) => e.remoteAddress ?? null),
-        events.map((e) => e.keepalive),
-        events.map((e) => e.openedAt),
-        events.map((e) => e.onlineAt),
-      ],
-    );
+    await this.presence.insertConnections(events);
     // One row per device: the newest connection of the batch.
     const latest = new Map<string, ConnectionOpened>();
     for (const e of events) {
       const seen = latest.get(e.mac);
       if (!seen || seen.openedAt <= e.openedAt) latest.set(e.mac, e);
     }
-    const rows = [...latest.values()];
-    await this.pool.query(
-      `UPDATE device d SET online = true, connection_id = u.connection_id, last_seen_at = u.online_at, updated_at = now()
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS u(mac, connection_id, opened_at, online_at)
-        WHERE d.id = u.mac
-          AND NOT EXISTS (SELECT 1 FROM connection c WHERE c.id = d.connection_id AND c.opened_at > u.opened_at)`,
-      [
-        rows.map((e) => e.mac),
-        rows.map((e) => e.connectionId),
-        rows.map((e) => e.openedAt),
-        rows.map((e) => e.onlineAt),
-      ],
-    );
+    await this.presence.markOnline([...latest.values()]);
   }
 
   private async writeClosed(events: ConnectionClosed[]): Promise<void> {
-    await this.pool.query(
-      `UPDATE connection c SET closed_at = u.closed_at, close_reason = u.reason
-         FROM unnest($1::text[], $2::timestamptz[], $3::text[]) AS u(id, closed_at, reason)
-        WHERE c.id = u.id AND c.closed_at IS NULL`,
-      [events.map((e) => e.connectionId), events.map((e) => e.closedAt), events.map((e) => e.reason)],
-    );
-    await this.pool.query(
-      `UPDATE device d SET online = false, last_seen_at = u.closed_at, updated_at = now()
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(mac, connection_id, closed_at)
-        WHERE d.id = u.mac AND d.connection_id = u.connection_id`,
-      [events.map((e) => e.mac), events.map((e) => e.connectionId), events.map((e) => e.closedAt)],
-    );
+    await this.presence.closeConnections(events);
+    await this.presence.markOffline(events);
   }
 }

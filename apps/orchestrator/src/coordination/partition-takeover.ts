@@ -4,7 +4,7 @@ import type { Logger } from '@fleet/telemetry';
 import type { CallRepository } from '../calls/call-repository';
 import type { CallRunner } from '../calls/call-runner';
 import type { CatalogRepository } from '../discovery/catalog-repository';
-import type { DeviceDirectory } from '../devices/device-directory';
+import type { DeviceDirectory } from '../devices/device-directory.repository';
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { PresenceHandler } from '../devices/presence-handler';
 import type { CommitQueue } from '../evidence/commit-queue';

@@ -4,7 +4,7 @@ import type { Logger } from '@fleet/telemetry';
 import type { CallRunner } from '../calls/call-runner';
 import type { CallRepository } from '../calls/call-repository';
 import type { DiscoveryService } from '../discovery/discovery-service';
-import type { DeviceDirectory } from './device-directory';
+import type { DeviceDirectory } from './device-directory.repository';
 import type { DeviceRegistry } from './device-registry';
 import type { DeviceRuntime } from './device-runtime';
 

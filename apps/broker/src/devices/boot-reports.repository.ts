@@ -1,5 +1,5 @@
-import type { Pool } from '@fleet/db';
-import type { BootFacts } from './device-repository';
+import { jsonParam, sql, type Database, type NewRow } from '@fleet/db';
+import type { BootFacts, IdentityChange } from './device-repository';
 
 /**
  * Boot reports of many check-ins in one statement: each report row, the identity changes it shows (DESIGN §3:
@@ -8,13 +8,32 @@ import type { BootFacts } from './device-repository';
  *
  * The batch travels as one JSON document rather than one array per column: a `jsonb[]` parameter is sent as an
  * array literal in which every quote of every system-info body is escaped again (pg's escapeElement, then
- * Postgres' array parser), which was most of what a batch cost to send; JSON.stringify is native.
+ * Postgres' array parser), which was most of what a batch cost to send; JSON.stringify is native. The statement
+ * stays one `sql` template (Kysely has no builder for jsonb_to_recordset, a writing CTE chain or DISTINCT ON
+ * over a derived table); the input rows are typed from the generated tables.
  */
+type ReportColumns = Pick<
+  NewRow<'boot_report'>,
+  'device_id' | 'client_id' | 'firmware_version' | 'board' | 'ota_label' | 'remote_address' | 'user_agent'
+>;
+type DeviceColumns = Pick<NewRow<'device'>, 'board_name' | 'chip_model'>;
+type InputRow = Required<ReportColumns> &
+  Required<DeviceColumns> & {
+    ord: number;
+    body: unknown;
+    complaints: unknown;
+    firmware_offered: unknown;
+    updates_device: boolean;
+    issued_client_id: NewRow<'device'>['mqtt_client_id_hash'];
+    changes: IdentityChange[] | null;
+    received_at: string;
+  };
+
 export async function writeBootReports(
-  pool: Pool,
+  db: Database,
   reports: (BootFacts & { receivedAt: Date })[],
 ): Promise<void> {
-  const rows = reports.map((f, ord) => ({
+  const rows = reports.map((f, ord): InputRow => ({
     ord,
     device_id: f.mac,
     client_id: f.clientIdHash,
@@ -35,10 +54,9 @@ export async function writeBootReports(
     received_at: f.receivedAt.toISOString(),
   }));
   // Report ids are drawn first (MATERIALIZED: once per row), so the identity events can cite their report.
-  await pool.query(
-    `WITH input AS MATERIALIZED (
+  await sql`WITH input AS MATERIALIZED (
        SELECT u.*, nextval(pg_get_serial_sequence('boot_report', 'id')) AS report_id
-         FROM jsonb_to_recordset($1::jsonb) AS u(ord int, device_id text, client_id text,
+         FROM jsonb_to_recordset(${jsonParam(rows)}::jsonb) AS u(ord int, device_id text, client_id text,
            firmware_version text, board text, board_name text, ota_label text, remote_address text, user_agent text,
            body jsonb, complaints jsonb, firmware_offered jsonb, chip_model text, updates_device boolean,
            issued_client_id text, changes jsonb, received_at timestamptz)
@@ -61,7 +79,5 @@ export async function writeBootReports(
             mqtt_client_id_hash = coalesce(u.issued_client_id, d.mqtt_client_id_hash),
             last_boot_at = u.received_at, updated_at = now()
        FROM (SELECT DISTINCT ON (device_id) * FROM input WHERE updates_device ORDER BY device_id, ord DESC) u
-      WHERE d.id = u.device_id`,
-    [JSON.stringify(rows)],
-  );
+      WHERE d.id = u.device_id`.execute(db);
 }

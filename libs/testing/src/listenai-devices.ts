@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { generateLinkToken } from '@fleet/auth';
+import { insertRegisteredListenAiDevice } from './listenai-devices.repository';
 
 export interface RegisteredListenAiDevice {
   mac: string;
@@ -17,20 +18,14 @@ export async function registerListenAiDevice(
   mac: string,
   { model = 'arcs-mini' }: { model?: string } = {},
 ): Promise<RegisteredListenAiDevice> {
-  const operatorId = randomUUID();
-  await ownerPool.query(
-    `INSERT INTO operator (id, email, name, role) VALUES ($1, $2, 'Registrar', 'operator')`,
-    [operatorId, `${operatorId}@example.com`],
-  );
-  await ownerPool.query(
-    `INSERT INTO device (id, client_id, dialect, board, updated_at) VALUES ($1, $2, 'listenai', $3, now())`,
-    [mac, randomUUID(), model],
-  );
   const token = generateLinkToken();
   const tokenId = randomUUID();
-  await ownerPool.query(
-    `INSERT INTO device_link_token (id, device_id, prefix, secret_hash, issued_by) VALUES ($1, $2, $3, $4, $5)`,
-    [tokenId, mac, token.prefix, token.secretHash, operatorId],
-  );
+  await insertRegisteredListenAiDevice(ownerPool, {
+    operatorId: randomUUID(),
+    mac,
+    clientId: randomUUID(),
+    model,
+    token: { id: tokenId, prefix: token.prefix, secretHash: token.secretHash },
+  });
   return { mac, token: token.plaintext, tokenId };
 }

@@ -6,9 +6,7 @@ import type { Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { LOGGER } from '../infra/tokens';
 import type { KeyOwner, SessionOwner } from './credentials.repository';
-
-/** The Postgres channel the credential triggers announce on (migration notify_credential_changes). */
-export const CREDENTIALS_CHANGED = 'credentials_changed';
+import { listenForCredentialChanges, pingListener } from './credential-notices.repository';
 
 // A backstop only: every change is announced. Also bounds how long a silently dead listening connection (no
 // RST, so no error) could leave a change unheard, together with the ping below.
@@ -84,7 +82,7 @@ export class CredentialChanges implements OnApplicationBootstrap, OnModuleDestro
     client.on('end', () => this.lost(client, undefined));
     try {
       await client.connect();
-      await client.query(`LISTEN ${CREDENTIALS_CHANGED}`);
+      await listenForCredentialChanges(client);
     } catch (err) {
       this.lost(client, err as Error);
       return;
@@ -98,7 +96,7 @@ export class CredentialChanges implements OnApplicationBootstrap, OnModuleDestro
   /** A query on the listening connection: one that cannot answer is a connection that hears nothing. */
   private async ping(client: Client): Promise<void> {
     try {
-      await client.query('SELECT 1');
+      await pingListener(client);
       if (this.client === client) this.schedule(() => this.ping(client), PING_MS);
     } catch (err) {
       this.lost(client, err as Error);

@@ -1,5 +1,5 @@
 import { sql, type Database, type NewRow } from '../../client/kysely';
-import { selectCallRecord } from './call-columns';
+import { selectCallRecord } from './call-columns.repository';
 import { toCallRecord, type CallRecord } from './call-record';
 
 /** What a producer sets on a new call; the id, partition and deadline are the caller's to compute. */

@@ -93,7 +93,7 @@ export async function startOrchestrator(
     const discovery = new DiscoveryService(link, catalogs, commits, events, config, metrics, logger);
     const calls = new CallRepository(pool);
     registerQueueDepth(registry, () => calls.pendingByState(partitions.ownedPartitions()));
-    const writes = new CallWrites(commits, pool, (call, conclusion) => {
+    const writes = new CallWrites(commits, (call, conclusion) => {
       metrics.calls.inc({ verdict: conclusion.verdict, tool: call.tool, origin: call.origin });
       // Inside the call's trace: the line carries its trace id.
       logger.debug({ callId: call.id, tool: call.tool, verdict: conclusion.verdict }, 'call sealed');

@@ -1,3 +1,4 @@
+export * from './batching';
 export * from './client';
 export * from './migrations';
 export * as DbEnums from './generated/prisma/enums';

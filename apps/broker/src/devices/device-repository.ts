@@ -1,7 +1,6 @@
-import { createDatabase, jsonParam, sql, type Database, type Pool, type Row } from '@fleet/db';
+import { createDatabase, jsonParam, sql, TurnBatcher, type Database, type Pool, type Row } from '@fleet/db';
 import type { Mac } from '@fleet/protocol';
 import { writeBootReports } from './boot-reports.repository';
-import { TurnBatcher } from './turn-batcher';
 
 export type DeviceStatus = Row<'device'>['status'];
 

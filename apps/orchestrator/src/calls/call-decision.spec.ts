@@ -72,11 +72,13 @@ function callOf(extra: Partial<CallRecord>): CallRecord {
   };
 }
 
+/** A device no operator marked, in no group. */
+const POLICY = { markings: new Map(), readOnlyMarkings: new Map(), groups: [], boundClientId: 'x' };
+
 function ports(approval?: Partial<ApprovalRecord>): DecisionPorts {
   return {
     config: { FIRMWARE_BASE_URL: 'http://fleet.local', ORDERING_RULES: [], MODEL_READBACKS: [] },
     calls: {
-      policyContext: () => Promise.resolve({ markings: new Map(), groups: [], boundClientId: 'x' }),
       firmwareBySha: () => Promise.resolve(undefined),
       approvalOfCall: () =>
         approval
@@ -107,12 +109,13 @@ describe('deciding a call', () => {
       ports(),
       callOf({ state: 'queued', deadlineAt: new Date(Date.now() - 1) }),
       device,
+      POLICY,
     );
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'undelivered' } });
   });
 
   it('refuses a tool that asks for confirmation to the LLM, naming why', async () => {
-    const d = await decide(ports(), callOf({ origin: 'llm', operatorId: null }), readyDevice());
+    const d = await decide(ports(), callOf({ origin: 'llm', operatorId: null }), readyDevice(), POLICY);
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
     if (d.kind === 'conclude') expect(d.conclusion.reason).toContain("asks for the user's confirmation");
   });
@@ -120,7 +123,12 @@ describe('deciding a call', () => {
   it('offers system.reboot to a xiaozhi device only: a ListenAI link has no system message to carry it', async () => {
     const listenAi = readyDevice();
     listenAi.dialect = 'listenai';
-    const onListenAi = await decide(ports(), callOf({ tool: SYSTEM_REBOOT_TOOL, state: 'queued' }), listenAi);
+    const onListenAi = await decide(
+      ports(),
+      callOf({ tool: SYSTEM_REBOOT_TOOL, state: 'queued' }),
+      listenAi,
+      POLICY,
+    );
     expect(onListenAi).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
     if (onListenAi.kind === 'conclude') expect(onListenAi.conclusion.reason).toContain('no tool named');
     // On a xiaozhi device it is the gated tool it is: it waits for its approval.
@@ -128,6 +136,7 @@ describe('deciding a call', () => {
       ports({}),
       callOf({ tool: SYSTEM_REBOOT_TOOL, state: 'queued' }),
       readyDevice(),
+      POLICY,
     );
     expect(onXiaozhi.kind === 'conclude' && onXiaozhi.conclusion.reason?.includes('no tool named')).toBe(
       false,
@@ -136,12 +145,12 @@ describe('deciding a call', () => {
 
   it('ends an upgrade that names no registry image before anyone is asked', async () => {
     const call = callOf({ tool: UPGRADE.name });
-    const d = await decide(ports(), call, readyDevice());
+    const d = await decide(ports(), call, readyDevice(), POLICY);
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
   });
 
   it('has a call that passed pre-flight wait for a person, with what pre-flight found and the tool it saw', async () => {
-    const d = await decide(ports({ state: 'pending' }), callOf({}), readyDevice());
+    const d = await decide(ports({ state: 'pending' }), callOf({}), readyDevice(), POLICY);
     expect(d).toMatchObject({
       kind: 'await_approval',
       found: { catalogVersionId: 'v1', toolHash: toolHash(WIFI), findings: { gate: expect.any(String) } },
@@ -150,7 +159,7 @@ describe('deciding a call', () => {
 
   it('ends expired when the delivery deadline passed while it waited for approval', async () => {
     const call = callOf({ deadlineAt: new Date(Date.now() - 1) });
-    const d = await decide(ports({ state: 'pending' }), call, readyDevice());
+    const d = await decide(ports({ state: 'pending' }), call, readyDevice(), POLICY);
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'expired' } });
   });
 
@@ -161,7 +170,7 @@ describe('deciding a call', () => {
       argumentsHash: argumentsHash('a0:85:e3:f4:49:34', WIFI.name, {}),
       toolHash: 'an older tool',
     };
-    const d = await decide(ports(approval), callOf({}), readyDevice());
+    const d = await decide(ports(approval), callOf({}), readyDevice(), POLICY);
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
     if (d.kind === 'conclude') expect(d.conclusion.reason).toContain('the tool changed');
   });

@@ -12,7 +12,7 @@ import { modelRecipeFor } from '../model-readbacks/model-readbacks';
 import { gate } from '../policy/user-only-gate';
 import { recipeFor, type Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
-import type { ApprovalRecord, CallRepository } from './call-repository';
+import type { ApprovalRecord, CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, PreflightFindings, StageRows } from './call-writes';
 import { decisionRow, discoveryRow } from './evidence-builders';
 import { preflight, type PreflightPorts, type RunFirst, type ToolView } from './preflight';
@@ -41,7 +41,7 @@ export type Decision =
 /** What deciding reads: configuration, the device's policy context, approvals, the firmware registry. */
 export interface DecisionPorts extends PreflightPorts {
   config: PreflightPorts['config'] & Pick<OrchestratorConfig, 'MODEL_READBACKS'>;
-  calls: Pick<CallRepository, 'firmwareBySha' | 'policyContext' | 'approvalOfCall' | 'approvalOfCampaign'>;
+  calls: Pick<CallRepository, 'firmwareBySha' | 'approvalOfCall' | 'approvalOfCampaign'>;
 }
 
 /**
@@ -53,6 +53,8 @@ export async function decide(
   ports: DecisionPorts,
   call: CallRecord,
   device: DeviceRuntime,
+  /** The device's markings and group limits, read with the call. */
+  policy: PolicyContext,
 ): Promise<Decision> {
   const now = Date.now();
   const pastDeadline = now > call.deadlineAt.getTime();
@@ -81,7 +83,6 @@ export async function decide(
   const tool: ToolView | undefined =
     catalog.tools.get(call.tool) ??
     (platformTool ? { ...platformTool, inputSchema: platformTool.inputSchema } : undefined);
-  const policy = await ports.calls.policyContext(call.deviceId);
   const marking = policy.markings.get(call.tool);
   if (!tool) {
     return conclude('rejected', `the device has no tool named ${call.tool}`, {
@@ -98,7 +99,7 @@ export async function decide(
     modelRecipeFor(ports.config.MODEL_READBACKS, device, call.tool) ??
     recipeFor(call.tool, {
       readOnlyHint: tool.annotations?.['readOnlyHint'],
-      markedReadOnly: policy.readOnlyMarkings?.get(call.tool),
+      markedReadOnly: policy.readOnlyMarkings.get(call.tool),
     });
   const access = gate(call.origin, facts, marking, recipe.kind === 'read_only');
   const rules: DecisionPayload['rules'] = [gateRule(access, sensitivity.sensitive)];

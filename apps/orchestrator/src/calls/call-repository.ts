@@ -3,36 +3,42 @@ import {
   approvalOfCampaign,
   createDatabase,
   loadCall,
+  loadCallsToRun,
+  TurnBatcher,
   type ApprovalRecord,
+  type CallToRun,
   type Database,
   type Pool,
 } from '@fleet/db';
 import { CALL_STATES } from '@fleet/domain';
 import type { CallRecord } from './call-record';
 
-export type { ApprovalRecord } from '@fleet/db';
+export type { ApprovalRecord, CallToRun } from '@fleet/db';
+export type { DevicePolicy as PolicyContext } from '@fleet/db';
 
 const PENDING_STATES = CALL_STATES.filter((s) => s !== 'finished');
-
-export interface PolicyContext {
-  /** Operator markings by tool: true sensitive, false a description's default lifted (DESIGN §4). */
-  markings: ReadonlyMap<string, boolean>;
-  /** Tools an operator marked read-only (true) or not a read (false) on this device (DESIGN §1). */
-  readOnlyMarkings?: ReadonlyMap<string, boolean>;
-  groups: { name: string; limits: unknown }[];
-  boundClientId: string;
-}
 
 /** The call pipeline's reads (its writes go through the commit queue, under the partition's lease). */
 export class CallRepository {
   readonly db: Database;
+  /** The loads of calls woken together go out as one statement (a fleet-wide wave wakes hundreds at once). */
+  private readonly toRun: TurnBatcher<string, CallToRun | undefined>;
 
   constructor(readonly pool: Pool) {
     this.db = createDatabase(pool);
+    this.toRun = new TurnBatcher(async (ids) => {
+      const loaded = await loadCallsToRun(this.db, ids);
+      return ids.map((id) => loaded.get(id));
+    });
   }
 
   load(callId: string): Promise<CallRecord | undefined> {
     return loadCall(this.db, callId);
+  }
+
+  /** A call to run with its device's policy, read at once (an operator's change applies to the next call). */
+  loadToRun(callId: string): Promise<CallToRun | undefined> {
+    return this.toRun.submit(callId);
   }
 
   approvalOfCall(callId: string): Promise<ApprovalRecord | undefined> {
@@ -43,31 +49,13 @@ export class CallRepository {
     return approvalOfCampaign(this.db, campaignId);
   }
 
-  /** Operator markings and group limits of the device, read per call (an operator's change applies at once). */
-  async policyContext(deviceId: string): Promise<PolicyContext> {
-    const { rows } = await this.pool.query<{
-      markings: Record<string, boolean> | null;
-      read_only: Record<string, boolean> | null;
-      groups: { name: string; limits: unknown }[] | null;
-      client_id: string;
-    }>(
-      `SELECT d.client_id,
-              (SELECT json_object_agg(m.tool_name, m.sensitive) FROM tool_marking m
-                WHERE m.device_id = d.id AND m.sensitive IS NOT NULL) AS markings,
-              (SELECT json_object_agg(m.tool_name, m.read_only) FROM tool_marking m
-                WHERE m.device_id = d.id AND m.read_only IS NOT NULL) AS read_only,
-              (SELECT json_agg(json_build_object('name', g.name, 'limits', g.limits))
-                 FROM device_group_member gm JOIN device_group g ON g.id = gm.group_id WHERE gm.device_id = d.id) AS groups
-         FROM device d WHERE d.id = $1`,
+  /** The device's bound Client-Id (hashed): a reboot's proof must come from it (DESIGN §5). */
+  async boundClientId(deviceId: string): Promise<string> {
+    const { rows } = await this.pool.query<{ client_id: string }>(
+      'SELECT client_id FROM device WHERE id = $1',
       [deviceId],
     );
-    const row = rows[0];
-    return {
-      markings: new Map(Object.entries(row?.markings ?? {})),
-      readOnlyMarkings: new Map(Object.entries(row?.read_only ?? {})),
-      groups: row?.groups ?? [],
-      boundClientId: row?.client_id ?? '',
-    };
+    return rows[0]?.client_id ?? '';
   }
 
   /** A registry firmware by the sha256 in its download URL (DESIGN §4: firmware only from the registry). */
@@ -140,13 +128,5 @@ export class CallRepository {
       [deviceId, since, clientId],
     );
     return rows;
-  }
-
-  /** The device's last status readback, for the API's device detail (not evidence). */
-  async rememberStatus(deviceId: string, status: unknown): Promise<void> {
-    await this.pool.query('UPDATE device SET last_status = $2, last_status_at = now() WHERE id = $1', [
-      deviceId,
-      JSON.stringify(status),
-    ]);
   }
 }

@@ -19,7 +19,7 @@ import {
   type ReplySeen,
 } from './call-execution';
 import type { CallRecord } from './call-record';
-import type { CallRepository } from './call-repository';
+import type { CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, CallWrites, PreflightFindings, StageRows } from './call-writes';
 import { decisionRow } from './evidence-builders';
 import { rememberResult } from './fresh-results';
@@ -68,11 +68,21 @@ export class CallRunner {
 
   /** Runs one call as far as it can go now (inside the device's lane), in the call's own trace. */
   async process(callId: string, device: DeviceRuntime): Promise<void> {
-    const call = await this.ports.calls.load(callId);
-    if (call && !call.verdict) await this.run(call, device);
+    const loaded = await this.ports.calls.loadToRun(callId);
+    if (!loaded || loaded.call.verdict) return;
+    // A wake-up names the device whose lane runs the call; one that names another device than the row's is not
+    // believed (a call is only ever sent to its own device).
+    if (loaded.call.deviceId !== device.mac) {
+      this.ports.logger.warn(
+        { callId, device: device.mac },
+        'a wake-up for a call of another device: ignored',
+      );
+      return;
+    }
+    await this.run(loaded.call, device, loaded.policy);
   }
 
-  private run(call: CallRecord, device: DeviceRuntime): Promise<void> {
+  private run(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
     return inSpan(
       `call ${call.tool}`,
       {
@@ -85,17 +95,17 @@ export class CallRunner {
           'call.origin': call.origin,
         },
       },
-      () => this.step(call, device),
+      () => this.step(call, device, policy),
     );
   }
 
-  private async step(call: CallRecord, device: DeviceRuntime): Promise<void> {
+  private async step(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
     if (call.cancelledBy) return this.conclude(call, this.cancelled(call));
     switch (call.state) {
       case 'queued':
       case 'waiting_for_device':
       case 'awaiting_approval':
-        return this.decideAndRun(call, device);
+        return this.decideAndRun(call, device, policy);
       case 'sending':
       case 'sent':
       case 'verifying':
@@ -106,8 +116,8 @@ export class CallRunner {
     }
   }
 
-  private async decideAndRun(call: CallRecord, device: DeviceRuntime): Promise<void> {
-    const decision = await decide(this.ports, call, device);
+  private async decideAndRun(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
+    const decision = await decide(this.ports, call, device, policy);
     switch (decision.kind) {
       case 'conclude':
         return this.conclude(call, decision.conclusion, decision.approval);
@@ -116,11 +126,16 @@ export class CallRunner {
       case 'await_approval':
         return this.awaitApproval(call, decision.rows, decision.found);
       case 'send':
-        return this.runPrerequisitesThenSend(call, device, decision);
+        return this.runPrerequisitesThenSend(call, device, decision, policy);
     }
   }
 
-  private async runPrerequisitesThenSend(call: CallRecord, device: DeviceRuntime, decision: SendDecision) {
+  private async runPrerequisitesThenSend(
+    call: CallRecord,
+    device: DeviceRuntime,
+    decision: SendDecision,
+    policy: PolicyContext,
+  ) {
     let priorState;
     for (const need of decision.prerequisites) {
       const prerequisite = await createPrerequisite(this.ports, call, need);
@@ -128,7 +143,7 @@ export class CallRunner {
         // Run inline in this lane; a wake-up for it meanwhile (a sweep, a takeover) must not run it twice.
         this.scheduled.add(prerequisite.id);
         try {
-          await this.run(prerequisite, device);
+          await this.run(prerequisite, device, policy); // the same device, read moments ago
         } finally {
           this.scheduled.delete(prerequisite.id);
         }
@@ -191,29 +206,26 @@ export class CallRunner {
     return this.concludeSent(call, device, recipe, reply);
   }
 
+  /** The request left: announced now; the row says `sent` once written (or moves on from `sending` directly). */
   private markSent(call: CallRecord): void {
-    this.ports.writes
-      .markSent(call)
-      .then((moved) => {
-        if (moved) this.announce(call, 'sent');
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof LeaseLostError))
-          this.ports.logger.warn({ err, callId: call.id }, 'cannot mark the call sent');
-      });
+    this.announce(call, 'sent');
+    this.ports.writes.markSent(call).catch((err: unknown) => {
+      if (!(err instanceof LeaseLostError))
+        this.ports.logger.warn({ err, callId: call.id }, 'cannot mark the call sent');
+    });
   }
 
   private async concludeSent(call: CallRecord, device: DeviceRuntime, recipe: Recipe, seen: ReplySeen) {
     const rows: StageRows = { response: seen.response };
     let observation: Observation = { sent: true, reply: seen.reply, effect: { kind: 'none' } };
     let effectExtra: Record<string, unknown> = {};
+    let deviceStatus: unknown;
     const refused = judge(recipe, observation);
     const replied = seen.reply.kind === 'success';
     if (recipe.kind === 'readback' && refused?.verdict !== 'device_error') {
       const read = await readEffect(this.ports, call, device, recipe);
       if (read.statusText)
-        rememberResult(
-          this.ports,
+        deviceStatus = rememberResult(
           device,
           { ...call, tool: recipe.read?.tool ?? 'self.get_device_status' },
           read.statusText,
@@ -225,7 +237,7 @@ export class CallRunner {
         readback: read.readback,
       };
     } else if (recipe.kind === 'read_only' && seen.reply.kind === 'success') {
-      rememberResult(this.ports, device, call, seen.reply.text);
+      deviceStatus = rememberResult(device, call, seen.reply.text);
       effectExtra = { observed: seen.reply.text };
     }
     const judged = judge(recipe, observation)!;
@@ -242,6 +254,7 @@ export class CallRunner {
       verdict: judged.verdict,
       reason: judged.reason,
       ...(seen.result && (replied || seen.reply.kind === 'failure') ? { result: seen.result } : {}),
+      ...(deviceStatus === undefined ? {} : { deviceStatus }),
       rows,
     });
   }
@@ -278,7 +291,7 @@ export class CallRunner {
         return this.afterLostRace(call.id);
       this.announce(call, 'verifying');
     }
-    const { boundClientId } = await this.ports.calls.policyContext(call.deviceId);
+    const boundClientId = await this.ports.calls.boundClientId(call.deviceId);
     const expected = recipe.kind === 'upgrade' ? expectedVersion : undefined;
     const seen = await inSpan(`verify ${recipe.kind}`, { attributes: { 'call.id': call.id } }, () =>
       watchRebootLike(

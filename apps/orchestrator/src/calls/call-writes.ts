@@ -1,8 +1,14 @@
-import { callStateRepository as state, openCallApproval, recordPreflight, type Queryable } from '@fleet/db';
+import {
+  callStateRepository as state,
+  openCallApproval,
+  recordPreflight,
+  type CallTransition,
+  type StepOutcome,
+} from '@fleet/db';
 import { EVIDENCE_STAGES, NOT_SENT_VERDICTS, type EvidenceStage, type Verdict } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import { inSpan } from '@fleet/telemetry';
-import type { CommitQueue, SealInput, UnitTx } from '../evidence/commit-queue';
+import type { CommitQueue, UnitTx } from '../evidence/commit-queue';
 import type { CallRecord } from './call-record';
 import { decisionRow, effectNotApplicable, parametersNotChecked, responseNotSent } from './evidence-builders';
 
@@ -13,6 +19,8 @@ export interface Conclusion {
   reason: string;
   /** What the device answered, for quick readers (text, isError). */
   result?: Record<string, unknown>;
+  /** The device's status as this call read it, kept as its last status readback (not evidence). */
+  deviceStatus?: unknown;
   rows: StageRows;
 }
 
@@ -23,17 +31,13 @@ export interface PreflightFindings {
   toolHash: string;
 }
 
-type WaitingState = 'waiting_for_device' | 'awaiting_approval' | 'verifying';
-
 /**
- * The runner's writes of a call's state (the only ones, DESIGN §1), each one unit of the commit queue (under the
+ * The runner's writes of a call's state (the only ones, DESIGN §1), each a step of the commit queue (under the
  * partition lease, group-committed), each with the evidence rows whose stage has happened.
  */
 export class CallWrites {
   constructor(
     private readonly commits: CommitQueue,
-    /** The pool, for the one write that needs no lease (`sent`). */
-    private readonly db: Queryable,
     /** Called once a verdict is committed (metrics, campaign progress). */
     private readonly onSealed: (call: CallRecord, conclusion: Conclusion) => void,
     private readonly approvalTtlMs = 3600_000,
@@ -52,23 +56,21 @@ export class CallWrites {
   }
 
   private async sealNow(call: CallRecord, conclusion: Conclusion): Promise<boolean> {
-    const sealed = await this.commits.submit(call.partition, async (tx) => {
-      // DESIGN §6: the row and its seal link in the chain get the same verdict, reason and time.
-      const seal: SealInput = {
-        verdict: conclusion.verdict,
-        reason: conclusion.reason,
-        sealedAt: new Date(),
-      };
-      if (!(await state.seal(tx, call.id, { ...seal, result: conclusion.result }))) return false;
-      await this.append(tx, call, completeRows(call, conclusion), seal);
-      return true;
+    // DESIGN §6: the row and its seal link in the chain get the same verdict, reason and time.
+    const { moved } = await this.move(call, completeRows(call, conclusion), {
+      to: 'finished',
+      verdict: conclusion.verdict,
+      reason: conclusion.reason,
+      result: conclusion.result,
+      sealedAt: new Date(),
+      ...(conclusion.deviceStatus === undefined ? {} : { deviceStatus: conclusion.deviceStatus }),
     });
-    if (sealed) {
+    if (moved) {
       call.verdict = conclusion.verdict;
       call.state = 'finished';
       this.onSealed(call, conclusion);
     }
-    return sealed;
+    return moved;
   }
 
   /**
@@ -78,7 +80,7 @@ export class CallWrites {
    */
   awaitApproval(call: CallRecord, rows: StageRows, found: PreflightFindings): Promise<string | boolean> {
     return this.commits.submit(call.partition, async (tx) => {
-      if (!(await state.park(tx, call.id, 'awaiting_approval')) || !call.operatorId) return false;
+      if (!(await state.awaitApproval(tx, call.id)) || !call.operatorId) return false;
       await openCallApproval(tx.db, {
         id: call.id,
         deviceId: call.deviceId,
@@ -100,61 +102,83 @@ export class CallWrites {
   }
 
   /** Moves the call to a waiting state, writing rows whose stage has happened already. */
-  park(call: CallRecord, to: WaitingState, rows: StageRows, effectDeadlineAt?: Date): Promise<boolean> {
-    return this.commits.submit(call.partition, async (tx) => {
-      if (!(await state.park(tx, call.id, to, effectDeadlineAt))) return false;
-      await this.append(tx, call, rows);
-      call.state = to;
-      if (effectDeadlineAt) call.effectDeadlineAt = effectDeadlineAt;
-      return true;
-    });
+  async park(
+    call: CallRecord,
+    to: 'waiting_for_device' | 'verifying',
+    rows: StageRows,
+    effectDeadlineAt?: Date,
+  ): Promise<boolean> {
+    const transition: CallTransition =
+      to === 'verifying' ? { to, ...(effectDeadlineAt ? { effectDeadlineAt } : {}) } : { to };
+    const { moved } = await this.move(call, rows, transition);
+    if (!moved) return false;
+    call.state = to;
+    if (effectDeadlineAt) call.effectDeadlineAt = effectDeadlineAt;
+    return true;
   }
 
   /**
    * The "sending" row, written before anything is published (DESIGN §3): once it is committed the call can never
    * be sent again by anyone, nor cancelled. Fails (false) when the call was cancelled or sealed meanwhile.
    */
-  markSending(
+  async markSending(
     call: CallRecord,
     jsonrpcId: number | null,
     connectionId: string | undefined,
     catalogVersionId: string | undefined,
     rows: StageRows,
   ): Promise<boolean> {
-    return this.commits.submit(call.partition, async (tx) => {
-      const sentAt = await state.markSending(tx, call.id, {
-        jsonrpcId,
-        connectionId: connectionId ?? null,
-        catalogVersionId: catalogVersionId ?? null,
-      });
-      if (!sentAt) return false;
-      await this.append(tx, call, rows);
-      call.state = 'sending';
-      call.jsonrpcId = jsonrpcId;
-      call.connectionId = connectionId ?? null;
-      call.sentAt = sentAt;
-      return true;
+    const { moved, sentAt } = await this.move(call, rows, {
+      to: 'sending',
+      jsonrpcId,
+      connectionId: connectionId ?? null,
+      catalogVersionId: catalogVersionId ?? null,
     });
+    if (!moved) return false;
+    call.state = 'sending';
+    call.jsonrpcId = jsonrpcId;
+    call.connectionId = connectionId ?? null;
+    call.sentAt = sentAt ?? new Date();
+    return true;
   }
 
   /**
-   * The request left for the device: the documented `sent` (no evidence row: the response row says when). One
-   * autocommit UPDATE outside the group commit: it only ever moves `sending` to `sent` of an unsealed call, which
-   * every replica treats alike, so it needs no lease and costs a read call no extra transaction.
+   * The request left for the device: the documented `sent` (no evidence row: the response row says when). A
+   * step of its own that nobody waits for; when the call's next step comes before it was written (a device that
+   * answers within a batch's round trip), the row moves on from `sending` directly and `sent` is not written.
    */
   async markSent(call: CallRecord): Promise<boolean> {
-    const moved = await state.markSent(this.db, call.id);
+    const { moved } = await this.commits.step({
+      partition: call.partition,
+      callId: call.id,
+      deviceId: call.deviceId,
+      transition: { to: 'sent' },
+      rows: [],
+    });
     if (moved && call.state === 'sending') call.state = 'sent';
     return moved;
   }
 
-  private async append(tx: UnitTx, call: CallRecord, rows: StageRows, seal?: SealInput): Promise<void> {
+  /** One step: the state move with the rows of the stages not yet on disk, committed together. */
+  private async move(call: CallRecord, rows: StageRows, transition: CallTransition): Promise<StepOutcome> {
+    const fresh = EVIDENCE_STAGES.filter((stage) => rows[stage] !== undefined && !call.written.has(stage));
+    const outcome = await this.commits.step({
+      partition: call.partition,
+      callId: call.id,
+      deviceId: call.deviceId,
+      transition,
+      rows: fresh.map((stage) => ({ stage, payload: rows[stage] })),
+    });
+    if (outcome.moved) for (const stage of fresh) call.written.add(stage);
+    return outcome;
+  }
+
+  private async append(tx: UnitTx, call: CallRecord, rows: StageRows): Promise<void> {
     const fresh = EVIDENCE_STAGES.filter((stage) => rows[stage] !== undefined && !call.written.has(stage));
     await tx.appendEvidence(
       call.id,
       call.deviceId,
       fresh.map((stage) => ({ stage, payload: rows[stage] })),
-      seal,
     );
     for (const stage of fresh) call.written.add(stage);
   }

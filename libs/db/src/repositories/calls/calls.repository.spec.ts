@@ -56,35 +56,13 @@ describe('the calls repository', () => {
     expect((await callByIdempotencyKey(db, 'k-1'))?.id).toBe(first.id);
   });
 
-  it('moves a call to sending once, then sent once', async () => {
-    const call = (await newCall())!;
-    const sending = { jsonrpcId: 7, connectionId: 'c-1', catalogVersionId: null };
-    expect(await state.markSending(pool, call.id, sending)).toBeInstanceOf(Date);
-    expect(await state.markSending(pool, call.id, sending)).toBeUndefined();
-    expect(await state.markSent(pool, call.id)).toBe(true);
-    expect(await state.markSent(pool, call.id)).toBe(false);
-    expect(await loadCall(db, call.id)).toMatchObject({ state: 'sent', jsonrpcId: 7, connectionId: 'c-1' });
-  });
-
-  it("cannot seal a call without its seal in the device's chain (DESIGN §6: the commit queue writes both)", async () => {
-    const call = (await newCall())!;
-    const seal = {
-      verdict: 'verified' as const,
-      reason: 'read',
-      result: { text: 'x' },
-      sealedAt: new Date(),
-    };
-    await expect(state.seal(pool, call.id, seal)).rejects.toThrow(/without its seal/);
-    expect(await loadCall(db, call.id)).toMatchObject({ verdict: null });
-  });
-
-  it('cancels only a call not yet sent, after which the runner can no longer park or send it', async () => {
+  it('cancels only a call not yet sent', async () => {
     const call = (await newCall())!;
     expect(await state.cancel(db, call.id, operatorId, 'wrong device')).toEqual({ deviceId: DEVICE });
-    expect(await state.park(pool, call.id, 'waiting_for_device')).toBe(false);
-    const sent = (await newCall())!;
-    await state.markSending(pool, sent.id, { jsonrpcId: 8, connectionId: null, catalogVersionId: null });
+    expect(await loadCall(db, call.id)).toMatchObject({ state: 'finished', cancelledBy: operatorId });
+    const sent = (await newCall({ state: 'sent' }))!;
     expect(await state.cancel(db, sent.id, operatorId, 'too late')).toBeUndefined();
+    expect(await loadCall(db, sent.id)).toMatchObject({ state: 'sent', cancelledBy: null });
   });
 
   it("opens a call's approval once, and records pre-flight on it once", async () => {

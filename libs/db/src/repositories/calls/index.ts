@@ -1,3 +1,5 @@
 export { type CallRecord } from './call-record';
 export { createCall, callByIdempotencyKey, loadCall, type NewCall } from './call-creation.repository';
 export { callStateRepository, type Queryable } from './call-state.repository';
+export type { CallStep, CallTransition, StepOutcome } from './call-step';
+export { loadCallsToRun, type CallToRun, type DevicePolicy } from './call-loads.repository';

@@ -51,7 +51,7 @@ export function chainLinks(
       deviceId,
       stage: row.stage,
       seq: seq.toString(),
-      payload: JSON.stringify(row.payload),
+      payload: row.payload,
       prevHash: head.hash,
       hash,
       createdAt,

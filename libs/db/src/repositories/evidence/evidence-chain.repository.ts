@@ -1,5 +1,6 @@
-import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
-import { GENESIS_HASH, type ChainLink } from '@fleet/domain';
+import type { Pool, PoolClient } from 'pg';
+import { GENESIS_HASH } from '@fleet/domain';
+import type { EvidenceDocument } from '../calls/call-steps.repository';
 
 /** The last link of a device's chain: what its next evidence row is hashed onto. */
 export interface ChainHead {
@@ -14,107 +15,62 @@ export interface LeaseRef {
 }
 
 /** An evidence row chained and waiting for its batch's single INSERT. */
-export interface ChainedRow {
-  callId: string;
-  deviceId: string;
-  stage: ChainLink;
-  seq: string;
-  payload: string;
-  prevHash: string;
-  hash: string;
-  createdAt: string;
-}
+export type ChainedRow = EvidenceDocument;
 
 /**
- * The evidence writer's statements, on the connection of its batch transaction. Plain pg rather than Kysely: they
- * are three fixed statements whose parameters are whole arrays (`unnest`), so a query builder would only add a
- * compile step per batch (DESIGN §6; STYLE §7: bulk writes through `unnest`, measured in docs/BENCHMARKS.md §4).
+ * The evidence writer's statements for a batch of general units, on the connection of its transaction (a batch
+ * of call steps is one statement of its own: call-steps.repository). Plain pg rather than Kysely: fixed
+ * statements whose parameters are whole documents, so a query builder would only add a compile step per batch
+ * (DESIGN §6; STYLE §7: bulk writes as one statement, measured in docs/BENCHMARKS.md §4).
  */
 export const evidenceChainRepository = {
   /**
-   * Opens the batch transaction and locks the holder's live leases FOR KEY SHARE (see CommitQueue) in one round
-   * trip, returning the names still held: a lone call's evidence unit paid a round trip for the BEGIN alone. Two
-   * statements go in one simple-protocol message, which takes no bind parameters, so the values are written as
-   * literals: the holder and names through pg's escapeLiteral, the fencing tokens checked to be integers.
+   * Opens the batch transaction and locks the holder's live leases FOR KEY SHARE (see CommitQueue), returning the
+   * names still held.
    */
   async beginLocked(client: PoolClient, holder: string, leases: readonly LeaseRef[]): Promise<Set<string>> {
-    if (leases.length === 0) {
-      await client.query('BEGIN');
-      return new Set();
-    }
-    const pairs = leases.map((l) => {
-      if (!/^-?\d{1,19}$/.test(l.token)) throw new Error(`lease ${l.name}: fencing token is not an integer`);
-      return `(${escapeLiteral(l.name)}, ${l.token}::bigint)`;
+    await client.query('BEGIN');
+    if (leases.length === 0) return new Set();
+    const { rows } = await client.query<{ name: string }>({
+      name: 'lock-leases',
+      text: `SELECT name FROM service_lease
+              WHERE holder = $1 AND expires_at > now()
+                AND (name, token) IN (SELECT f.name, f.token FROM jsonb_to_recordset($2::jsonb) AS f(name text, token bigint))
+                FOR KEY SHARE`,
+      values: [holder, JSON.stringify(leases)],
     });
-    const results = (await client.query(
-      `BEGIN; SELECT name FROM service_lease
-        WHERE holder = ${escapeLiteral(holder)} AND expires_at > now() AND (name, token) IN (${pairs.join(', ')})
-        FOR KEY SHARE`,
-    )) as unknown as [QueryResult, QueryResult<{ name: string }>];
-    return new Set(results[1].rows.map((r) => r.name));
+    return new Set(rows.map((r) => r.name));
   },
 
-  async loadHead(client: PoolClient, deviceId: string): Promise<ChainHead> {
-    const { rows } = await client.query<{ seq: string; hash: string }>(
-      'SELECT seq::text, hash FROM evidence WHERE device_id = $1 ORDER BY evidence.seq DESC LIMIT 1',
-      [deviceId],
+  /** The heads of several devices' chains in one round trip (a device without evidence starts at genesis). */
+  async loadHeads(db: Pool | PoolClient, deviceIds: readonly string[]): Promise<Map<string, ChainHead>> {
+    const { rows } = await db.query<{ device_id: string; seq: string; hash: string }>({
+      name: 'load-chain-heads',
+      text: `SELECT d.id AS device_id, h.seq::text AS seq, h.hash
+               FROM unnest($1::text[]) AS d(id)
+               CROSS JOIN LATERAL (SELECT e.seq, e.hash FROM evidence e WHERE e.device_id = d.id
+                                    ORDER BY e.seq DESC LIMIT 1) h`,
+      values: [deviceIds],
+    });
+    const heads = new Map<string, ChainHead>(
+      deviceIds.map((id) => [id, { seq: 0n, hash: GENESIS_HASH }] as const),
     );
-    const row = rows[0];
-    return row ? { seq: BigInt(row.seq), hash: row.hash } : { seq: 0n, hash: GENESIS_HASH };
+    for (const r of rows) heads.set(r.device_id, { seq: BigInt(r.seq), hash: r.hash });
+    return heads;
   },
 
-  /**
-   * Every row of a batch in one statement (one INSERT per unit cost Postgres twice the CPU per row), and the
-   * COMMIT, in one round trip: a lone call paid one for each. One simple-protocol message takes no bind
-   * parameters, so every value is a literal: text through pg's escapeLiteral, the seq checked to be an integer.
-   * A failing INSERT skips the COMMIT (the rest of the message is not run) and rejects, as before.
-   */
-  async insertAndCommit(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {
-    if (rows.length === 0) {
-      await client.query('COMMIT');
-      return;
-    }
-    const column = (values: string[], type: string) =>
-      `ARRAY[${values.map(escapeLiteral).join(', ')}]::${type}[]`;
-    for (const r of rows)
-      if (!/^\d{1,19}$/.test(r.seq)) throw new Error(`evidence seq ${r.seq} is not an integer`);
-    await client.query(
-      `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
-       SELECT u.call_id::uuid, u.device_id, u.stage::"EvidenceStage", u.seq, u.payload, u.prev_hash, u.hash, u.created_at
-         FROM unnest(${[
-           column(
-             rows.map((r) => r.callId),
-             'text',
-           ),
-           column(
-             rows.map((r) => r.deviceId),
-             'text',
-           ),
-           column(
-             rows.map((r) => r.stage),
-             'text',
-           ),
-           `ARRAY[${rows.map((r) => r.seq).join(', ')}]::bigint[]`,
-           column(
-             rows.map((r) => r.payload),
-             'jsonb',
-           ),
-           column(
-             rows.map((r) => r.prevHash),
-             'text',
-           ),
-           column(
-             rows.map((r) => r.hash),
-             'text',
-           ),
-           column(
-             rows.map((r) => r.createdAt),
-             'timestamptz',
-           ),
-         ].join(', ')})
-           AS u(call_id, device_id, stage, seq, payload, prev_hash, hash, created_at);
-       COMMIT`,
-    );
+  /** Every row of a batch in one statement (one INSERT per unit cost Postgres twice the CPU per row). */
+  async insertRows(client: PoolClient, rows: readonly ChainedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await client.query({
+      name: 'insert-evidence',
+      text: `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
+             SELECT e."callId", e."deviceId", e.stage, e.seq, e.payload, e."prevHash", e.hash, e."createdAt"
+               FROM jsonb_to_recordset($1::jsonb) AS e(
+                      "callId" uuid, "deviceId" text, stage "EvidenceStage", seq bigint, payload jsonb,
+                      "prevHash" text, hash text, "createdAt" timestamptz)`,
+      values: [JSON.stringify(rows)],
+    });
   },
 };
 

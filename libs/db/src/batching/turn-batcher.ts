@@ -1,12 +1,12 @@
 /**
- * Group commit for the statements every connection makes (DESIGN §6 does the same for evidence): what many
- * connections ask for at about the same time goes out as one statement. A one-row statement's round trip, parse
- * and commit is a large part of what a check-in or a CONNECT costs, on both sides; in the 10,000-device storm of
- * docs/BENCHMARKS.md §1 a boot went from 5.9 Postgres commits to 2.5–2.8, and Postgres' CPU per boot from
- * 1.9 ms to 1.1–1.4 ms.
+ * Group commit for one-row statements that many callers make at about the same time (DESIGN §6 does the same for
+ * evidence): what arrives together goes out as one statement. A one-row statement's round trip, parse and commit
+ * is a large part of what a check-in, a CONNECT or a call's load costs, on both sides; in the 10,000-device storm
+ * of docs/BENCHMARKS.md §1 a boot went from 5.9 Postgres commits to 2.5–2.8, and Postgres' CPU per boot from
+ * 1.9 ms to 1.1–1.4 ms. The broker's device registry and the orchestrator's call loads use it.
  *
  * No timer decides a batch: at most `maxInFlight` batches run at once, and whatever arrives meanwhile waits
- * for the next one. An idle broker sends a lone request at once (after the current turn of the event loop); a
+ * for the next one. An idle service sends a lone request at once (after the current turn of the event loop); a
  * busy one sends bigger batches, as many requests as arrived during one round trip. Every caller still gets its
  * own answer, once its own row is committed.
  */

@@ -1,0 +1,1 @@
+export { TurnBatcher } from './turn-batcher';

@@ -1,0 +1,75 @@
+import { sql, type Database } from '../../client/kysely';
+import { selectCallRecord } from './call-columns.repository';
+import { toCallRecord, type CallRecord } from './call-record';
+
+/** What deciding a call reads of its device besides the catalog: the operators' markings and group limits. */
+export interface DevicePolicy {
+  /** Operator markings by tool: true sensitive, false a description's default lifted (DESIGN §4). */
+  markings: ReadonlyMap<string, boolean>;
+  /** Tools an operator marked read-only (true) or not a read (false) on this device (DESIGN §1). */
+  readOnlyMarkings: ReadonlyMap<string, boolean>;
+  groups: { name: string; limits: unknown }[];
+  /** The device's bound Client-Id (hashed): a reboot's boot check-in must come from it (DESIGN §5). */
+  boundClientId: string;
+}
+
+/** A call to run, with its device's policy read in the same statement (an operator's change applies at once). */
+export interface CallToRun {
+  call: CallRecord;
+  policy: DevicePolicy;
+}
+
+/** The query, compiled once per Kysely instance: the runner loads every call it wakes for. */
+const compiled = new WeakMap<Database, ReturnType<typeof compile>>();
+
+function compile(db: Database) {
+  return (
+    selectCallRecord(db.selectFrom('call'))
+      .select([
+        sql<string>`(SELECT d.client_id FROM device d WHERE d.id = call.device_id)`.as('boundClientId'),
+        sql<Record<
+          string,
+          boolean
+        > | null>`(SELECT json_object_agg(m.tool_name, m.sensitive) FROM tool_marking m
+           WHERE m.device_id = call.device_id AND m.sensitive IS NOT NULL)`.as('markings'),
+        sql<Record<
+          string,
+          boolean
+        > | null>`(SELECT json_object_agg(m.tool_name, m.read_only) FROM tool_marking m
+           WHERE m.device_id = call.device_id AND m.read_only IS NOT NULL)`.as('readOnly'),
+        sql<
+          { name: string; limits: unknown }[] | null
+        >`(SELECT json_agg(json_build_object('name', g.name, 'limits', g.limits))
+           FROM device_group_member gm JOIN device_group g ON g.id = gm.group_id WHERE gm.device_id = call.device_id)`.as(
+          'groups',
+        ),
+      ])
+      // The placeholder is only the compiled statement's parameter; each load passes the real ids in its place.
+      .where(sql<boolean>`call.id = ANY(${[] as string[]}::uuid[])`)
+      .compile()
+  );
+}
+
+/**
+ * Several calls to run in one statement (the orchestrator batches the loads that arrive together: a fleet-wide
+ * wave is a few statements, a lone call one). Calls that do not exist are absent from the map.
+ */
+export async function loadCallsToRun(db: Database, ids: readonly string[]): Promise<Map<string, CallToRun>> {
+  let query = compiled.get(db);
+  if (!query) compiled.set(db, (query = compile(db)));
+  const bound: typeof query = { ...query, parameters: [ids] };
+  const { rows } = await db.executeQuery(bound);
+  const loaded = new Map<string, CallToRun>();
+  for (const { boundClientId, markings, readOnly, groups, ...call } of rows) {
+    loaded.set(call.id, {
+      call: toCallRecord(call),
+      policy: {
+        markings: new Map(Object.entries(markings ?? {})),
+        readOnlyMarkings: new Map(Object.entries(readOnly ?? {})),
+        groups: groups ?? [],
+        boundClientId,
+      },
+    });
+  }
+  return loaded;
+}

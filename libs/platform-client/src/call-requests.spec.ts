@@ -112,4 +112,16 @@ describe('call requests', () => {
     });
     expect(result).toMatchObject({ ok: false, error: 'unknown_device' });
   });
+
+  it('create the calls asked for together, refusing only the one whose device nobody knows', async () => {
+    const asked = await Promise.all(
+      [mac, 'ff:ff:ff:ff:ff:fe', mac].map((deviceId) =>
+        calls.request({ deviceId, tool: 'self.get_device_status', origin: 'llm' }),
+      ),
+    );
+    expect(asked.map((r) => (r.ok ? r.state : r.error))).toEqual(['queued', 'unknown_device', 'queued']);
+    const ids = asked.flatMap((r) => (r.ok ? [r.callId] : []));
+    const { rows } = await pool.query('SELECT id FROM call WHERE id = ANY($1::uuid[])', [ids]);
+    expect(rows).toHaveLength(2);
+  });
 });

@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { callByIdempotencyKey, createCall, createDatabase, openCallApproval, type Database } from '@fleet/db';
+import {
+  callByIdempotencyKey,
+  createCall,
+  createCalls,
+  createDatabase,
+  gateFactsOf,
+  openCallApproval,
+  TurnBatcher,
+  type CallRecord,
+  type Database,
+  type GateFacts,
+  type NewCall,
+} from '@fleet/db';
 import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
-import { DependencyUnavailableError, QueueClient, type Redis } from '@fleet/queues';
+import { DependencyUnavailableError, QueueClient, type JobData, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
 import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
@@ -71,10 +83,16 @@ export type CallRequestResult =
 /**
  * Creates a call row and wakes its partition's owner. Idempotency lives in Postgres (a unique key), not in
  * BullMQ job ids, which vanish after completion: a producer that retries after a timeout gets the same call.
+ * What many callers ask for at about the same time shares its statements and round trips (DESIGN §6's group
+ * commit, for call creation): the gate's reads of one turn go out as one statement, the rows as one INSERT, the
+ * wake-ups of each partition as one pipeline; each caller still learns only once its own row is committed.
  */
 export class CallRequests {
   private readonly queues = new Map<number, QueueClient<'calls'>>();
+  private readonly wakes = new Map<number, TurnBatcher<JobData<'call.run'>, undefined>>();
   private readonly db: Database;
+  private readonly gateReads: TurnBatcher<{ deviceId: string; tool: string }, GateFacts | undefined>;
+  private readonly inserts: TurnBatcher<NewCall, CallRecord | undefined>;
 
   constructor(
     pool: Pool,
@@ -83,6 +101,9 @@ export class CallRequests {
     private readonly options: { wakeTimeoutMs?: number } = {},
   ) {
     this.db = createDatabase(pool);
+    this.gateReads = new TurnBatcher((asks) => gateFactsOf(this.db, asks));
+    // A row Postgres refuses (an unknown device) fails the batch; alone it fails only its own caller.
+    this.inserts = new TurnBatcher((calls) => createCalls(this.db, calls), { retrySingly: true });
   }
 
   /**
@@ -108,9 +129,10 @@ export class CallRequests {
   }
 
   private async requestInTrace(r: ParsedRequest): Promise<CallRequestResult> {
+    const partition = partitionOf(r.deviceId);
     let result: CallRequestResult;
     try {
-      result = await this.insert(r);
+      result = await this.insert(r, partition);
     } catch (err) {
       if ((err as { code?: string }).code === '23503') {
         return { ok: false, error: 'unknown_device', message: `no device ${r.deviceId}` };
@@ -119,7 +141,7 @@ export class CallRequests {
     }
     if (result.ok && result.created) {
       try {
-        await this.wake(result.callId, r.deviceId, r.traceparent);
+        await this.wakeIn(partition, result.callId, r.deviceId, r.traceparent);
       } catch (err) {
         // Committed is committed: the caller learns the call exists (and retries with its idempotency key get
         // the same one); the sweep finds queued calls older than a few seconds and runs them.
@@ -131,12 +153,26 @@ export class CallRequests {
   }
 
   /** Wakes the owner of the call's partition (after an approval, a cancel, or to retry a lost wake-up). */
-  async wake(callId: string, deviceId: string, traceparent?: string): Promise<void> {
-    await this.queueFor(deviceId).add('call.run', {
-      callId,
-      deviceId,
-      ...(traceparent ? { traceparent } : {}),
-    });
+  wake(callId: string, deviceId: string, traceparent?: string): Promise<void> {
+    return this.wakeIn(partitionOf(deviceId), callId, deviceId, traceparent);
+  }
+
+  private async wakeIn(
+    partition: number,
+    callId: string,
+    deviceId: string,
+    traceparent?: string,
+  ): Promise<void> {
+    let wakes = this.wakes.get(partition);
+    if (!wakes) {
+      const queue = this.queueFor(partition);
+      wakes = new TurnBatcher(async (jobs) => {
+        await queue.addBulk(jobs.map((data) => ({ name: 'call.run' as const, data })));
+        return jobs.map(() => undefined);
+      });
+      this.wakes.set(partition, wakes);
+    }
+    await wakes.submit({ callId, deviceId, ...(traceparent ? { traceparent } : {}) });
   }
 
   /**
@@ -154,8 +190,7 @@ export class CallRequests {
     }
   }
 
-  private queueFor(deviceId: string): QueueClient<'calls'> {
-    const partition = partitionOf(deviceId);
+  private queueFor(partition: number): QueueClient<'calls'> {
     let queue = this.queues.get(partition);
     if (!queue) {
       queue = new QueueClient('calls', this.redis, this.queuePrefix, partition, {
@@ -168,7 +203,7 @@ export class CallRequests {
 
   /** Asks the owner of the device's partition to run discovery again (DESIGN §3: re-discover on demand). */
   async rediscover(deviceId: string): Promise<void> {
-    await this.queueFor(deviceId).add('device.discover', { deviceId });
+    await this.queueFor(partitionOf(deviceId)).add('device.discover', { deviceId });
   }
 
   async close(): Promise<void> {
@@ -178,54 +213,36 @@ export class CallRequests {
   /**
    * The call row, and for an operator's user-only call its approval, in one transaction: the answer can say
    * `awaiting_approval` truthfully at once (DESIGN §3). The approval is shown to people only once the
-   * orchestrator's pre-flight has passed the call (DESIGN §4). A call without an approval is one autocommitted
-   * INSERT (a transaction around a single statement only cost BEGIN and COMMIT round trips); the gate's read
-   * sees the same committed markings inside a READ COMMITTED transaction as outside one.
+   * orchestrator's pre-flight has passed the call (DESIGN §4). A call without an approval is one row of a batched
+   * INSERT (autocommitted); the gate's read sees the same committed markings inside a READ COMMITTED transaction
+   * as outside one.
    */
-  private async insert(r: ParsedRequest): Promise<CallRequestResult> {
+  private async insert(r: ParsedRequest, partition: number): Promise<CallRequestResult> {
     const gated =
       r.origin === 'operator' &&
       r.operatorId !== undefined &&
-      (await isUserOnlyTool(this.db, r.deviceId, r.tool)) === true;
-    if (!gated) return this.insertRow(this.db, r, 'queued');
-    return this.db.transaction().execute((trx) => this.insertRow(trx, r, 'awaiting_approval'));
-  }
-
-  private async insertRow(db: Database, r: ParsedRequest, state: CallState): Promise<CallRequestResult> {
-    const gated = state === 'awaiting_approval';
-    const created = await createCall(db, {
-      id: randomUUID(),
-      device_id: r.deviceId,
-      partition: partitionOf(r.deviceId),
-      tool: r.tool,
-      arguments: r.arguments,
-      origin: r.origin,
-      reason: r.reason ?? null,
-      operator_id: r.operatorId ?? null,
-      api_key_id: r.apiKeyId ?? null,
-      voice_turn_id: r.voiceTurnId ?? null,
-      campaign_id: r.campaignId ?? null,
-      agent_id: r.agentId ?? null,
-      parent_call_id: r.parentCallId ?? null,
-      idempotency_key: r.idempotencyKey ?? null,
-      traceparent: r.traceparent ?? null,
-      deliveryDeadlineMs: r.deliveryDeadlineMs,
-      reply_timeout_ms: r.replyTimeoutMs,
-      state,
-      ...(r.context ? { request_context: r.context } : {}),
+      isUserOnlyTool(r.tool, await this.gateReads.submit({ deviceId: r.deviceId, tool: r.tool })) === true;
+    const call = newCall(r, partition, gated ? 'awaiting_approval' : 'queued');
+    if (!gated) {
+      const created = await this.inserts.submit(call);
+      return created
+        ? { ok: true, callId: created.id, created: true, state: created.state }
+        : this.existing(this.db, r);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const created = await createCall(trx, call);
+      if (!created) return this.existing(trx, r);
+      const approvalId = await openCallApproval(trx, {
+        id: created.id,
+        deviceId: r.deviceId,
+        tool: r.tool,
+        arguments: r.arguments,
+        argumentsHash: argumentsHash(r.deviceId, r.tool, r.arguments),
+        operatorId: r.operatorId!,
+        ttlMs: r.approvalTtlMs,
+      });
+      return { ok: true, callId: created.id, created: true, state: created.state, approvalId };
     });
-    if (!created) return this.existing(db, r);
-    if (!gated) return { ok: true, callId: created.id, created: true, state: created.state };
-    const approvalId = await openCallApproval(db, {
-      id: created.id,
-      deviceId: r.deviceId,
-      tool: r.tool,
-      arguments: r.arguments,
-      argumentsHash: argumentsHash(r.deviceId, r.tool, r.arguments),
-      operatorId: r.operatorId!,
-      ttlMs: r.approvalTtlMs,
-    });
-    return { ok: true, callId: created.id, created: true, state: created.state, approvalId };
   }
 
   private async existing(db: Database, r: ParsedRequest): Promise<CallRequestResult> {
@@ -243,4 +260,28 @@ export class CallRequests {
     }
     return { ok: true, callId: call.id, created: false, state: call.state };
   }
+}
+
+function newCall(r: ParsedRequest, partition: number, state: 'queued' | 'awaiting_approval'): NewCall {
+  return {
+    id: randomUUID(),
+    device_id: r.deviceId,
+    partition,
+    tool: r.tool,
+    arguments: r.arguments,
+    origin: r.origin,
+    reason: r.reason ?? null,
+    operator_id: r.operatorId ?? null,
+    api_key_id: r.apiKeyId ?? null,
+    voice_turn_id: r.voiceTurnId ?? null,
+    campaign_id: r.campaignId ?? null,
+    agent_id: r.agentId ?? null,
+    parent_call_id: r.parentCallId ?? null,
+    idempotency_key: r.idempotencyKey ?? null,
+    traceparent: r.traceparent ?? null,
+    deliveryDeadlineMs: r.deliveryDeadlineMs,
+    reply_timeout_ms: r.replyTimeoutMs,
+    state,
+    ...(r.context ? { request_context: r.context } : {}),
+  };
 }

@@ -7,7 +7,8 @@ export const JOB_DEFAULTS: Record<QueueName, DefaultJobOptions> = {
   calls: {
     attempts: 5,
     backoff: { type: 'exponential', delay: 500 },
-    removeOnComplete: { age: 3600, count: 10_000 },
+    // A call's job is only its wake-up (the row is the call): once the owner has taken it, nothing reads it again.
+    removeOnComplete: true,
     removeOnFail: { age: 24 * 3600 },
   },
   'voice-turns': {

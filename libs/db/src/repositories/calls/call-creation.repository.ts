@@ -1,62 +1,83 @@
-import { sql, type Database, type NewRow } from '../../client/kysely';
+import { sql, type Database, type Row } from '../../client/kysely';
 import { selectCallRecord } from './call-columns.repository';
 import { toCallRecord, type CallRecord } from './call-record';
 
-/** What a producer sets on a new call; the id, partition and deadline are the caller's to compute. */
-export type NewCall = Omit<NewRow<'call'>, 'deadline_at' | 'arguments' | 'request_context'> & {
+/** What a producer sets on a new call; the id and partition are the caller's to compute. */
+export interface NewCall {
+  id: string;
+  device_id: string;
+  partition: number;
+  tool: string;
   arguments: Record<string, unknown>;
-  request_context?: unknown;
+  origin: Row<'call'>['origin'];
+  reason?: string | null;
+  operator_id?: string | null;
+  api_key_id?: string | null;
+  voice_turn_id?: string | null;
+  campaign_id?: string | null;
+  agent_id?: string | null;
+  parent_call_id?: string | null;
+  idempotency_key?: string | null;
+  traceparent?: string | null;
   /** Sent by then or `undelivered`, counted from the database's clock. */
   deliveryDeadlineMs: number;
+  reply_timeout_ms: number;
+  state?: Row<'call'>['state'];
+  request_context?: unknown;
+}
+
+type CreatedRow = Omit<CallRecord, 'written' | 'arguments' | 'requestContext'> & {
+  arguments: unknown;
+  requestContext: unknown;
 };
 
 /**
- * The one call creation (DESIGN §1: every call, prerequisites included): the row, idempotent on its key.
- * Returns the created call as the pipeline reads it (no second load), or undefined when the key existed.
+ * The one call creation (DESIGN §1: every call, prerequisites included): the rows, idempotent on their keys, in
+ * one statement however many there are (producers batch the calls asked for together: a fleet-wide wave is a
+ * few statements instead of one per call). Answers in input order the created call as the pipeline reads it (no
+ * second load), or undefined where the key existed. A row Postgres refuses (an unknown device) fails the whole
+ * statement: callers that batch retry the rows one by one.
  */
+export async function createCalls(
+  db: Database,
+  calls: readonly NewCall[],
+): Promise<(CallRecord | undefined)[]> {
+  const documents = calls.map((c) => ({
+    ...c,
+    state: c.state ?? 'queued',
+    request_context: c.request_context ?? null,
+  }));
+  const { rows } = await sql<CreatedRow>`
+    INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id,
+                      voice_turn_id, campaign_id, agent_id, parent_call_id, idempotency_key, traceparent,
+                      deadline_at, reply_timeout_ms, state, request_context)
+    SELECT r.id, r.device_id, r.partition, r.tool, r.arguments, r.origin, r.reason, r.operator_id, r.api_key_id,
+           r.voice_turn_id, r.campaign_id, r.agent_id, r.parent_call_id, r.idempotency_key, r.traceparent,
+           now() + make_interval(secs => r."deliveryDeadlineMs" / 1000), r.reply_timeout_ms, r.state,
+           r.request_context
+      FROM jsonb_to_recordset(${JSON.stringify(documents)}::jsonb) AS r(
+             id uuid, device_id text, partition smallint, tool text, arguments jsonb, origin "CallOrigin",
+             reason text, operator_id uuid, api_key_id uuid, voice_turn_id uuid, campaign_id uuid, agent_id text,
+             parent_call_id uuid, idempotency_key text, traceparent text, "deliveryDeadlineMs" double precision,
+             reply_timeout_ms int, state "CallState", request_context jsonb)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id, device_id AS "deviceId", partition, tool, arguments, origin, reason, operator_id AS "operatorId",
+              api_key_id AS "apiKeyId", voice_turn_id AS "voiceTurnId", campaign_id AS "campaignId",
+              agent_id AS "agentId", parent_call_id AS "parentCallId", state, verdict, jsonrpc_id AS "jsonrpcId",
+              connection_id AS "connectionId", catalog_version_id AS "catalogVersionId", deadline_at AS "deadlineAt",
+              reply_timeout_ms AS "replyTimeoutMs", effect_deadline_at AS "effectDeadlineAt",
+              request_context AS "requestContext", traceparent, cancelled_by AS "cancelledBy",
+              cancel_reason AS "cancelReason", created_at AS "createdAt", sent_at AS "sentAt"`.execute(db);
+  const created = new Map(rows.map((r) => [r.id, r]));
+  return calls.map((c) => {
+    const row = created.get(c.id);
+    return row ? toCallRecord({ ...row, written: [] }) : undefined;
+  });
+}
+
+/** One call (see createCalls). */
 export async function createCall(db: Database, call: NewCall): Promise<CallRecord | undefined> {
-  const { deliveryDeadlineMs, arguments: args, request_context, ...columns } = call;
-  const row = await db
-    .insertInto('call')
-    .values({
-      ...columns,
-      arguments: JSON.stringify(args),
-      request_context: request_context === undefined ? null : JSON.stringify(request_context),
-      deadline_at: sql<Date>`now() + make_interval(secs => ${deliveryDeadlineMs}::double precision / 1000)`,
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning((eb) => [
-      'id',
-      'device_id as deviceId',
-      'partition',
-      'tool',
-      'arguments',
-      'origin',
-      'reason',
-      'operator_id as operatorId',
-      'api_key_id as apiKeyId',
-      'voice_turn_id as voiceTurnId',
-      'campaign_id as campaignId',
-      'agent_id as agentId',
-      'parent_call_id as parentCallId',
-      'state',
-      'verdict',
-      'jsonrpc_id as jsonrpcId',
-      'connection_id as connectionId',
-      'catalog_version_id as catalogVersionId',
-      'deadline_at as deadlineAt',
-      'reply_timeout_ms as replyTimeoutMs',
-      'effect_deadline_at as effectDeadlineAt',
-      'request_context as requestContext',
-      'traceparent',
-      'cancelled_by as cancelledBy',
-      'cancel_reason as cancelReason',
-      'created_at as createdAt',
-      'sent_at as sentAt',
-      eb.val<string[]>([]).as('written'),
-    ])
-    .executeTakeFirst();
-  return row ? toCallRecord({ ...row, written: [] }) : undefined;
+  return (await createCalls(db, [call]))[0];
 }
 
 /** The call an idempotency key created. */

@@ -39,6 +39,7 @@ describe('the calls repository', () => {
       arguments: { a: 1 },
       origin: 'operator',
       deliveryDeadlineMs: 60_000,
+      reply_timeout_ms: 10_000,
       ...extra,
     });
 

@@ -1,5 +1,11 @@
 export { type CallRecord } from './call-record';
-export { createCall, callByIdempotencyKey, loadCall, type NewCall } from './call-creation.repository';
+export {
+  createCall,
+  createCalls,
+  callByIdempotencyKey,
+  loadCall,
+  type NewCall,
+} from './call-creation.repository';
 export { callStateRepository, type Queryable } from './call-state.repository';
 export type { CallStep, CallTransition, StepOutcome } from './call-step';
 export { loadCallsToRun, type CallToRun, type DevicePolicy } from './call-loads.repository';

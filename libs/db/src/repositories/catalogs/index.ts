@@ -4,3 +4,4 @@ export {
   type CurrentCatalogTool,
   type CurrentCatalogVersion,
 } from './device-catalog.repository';
+export { gateFactsOf, type GateFacts } from './gate-facts.repository';

@@ -1,0 +1,35 @@
+import { sql, type Database } from '../../client/kysely';
+
+/** What the user-only gate reads of one tool on one device (libs/domain's toolSensitivity decides from it). */
+export interface GateFacts {
+  /** Null when the device has not been discovered yet. */
+  catalogVersionId: string | null;
+  /** Null when the device's catalog has no tool of that name. */
+  name: string | null;
+  description: string | null;
+  userOnly: boolean | null;
+  annotations: unknown;
+  /** The operator's marking on this device (null: none). */
+  sensitive: boolean | null;
+}
+
+/**
+ * The gate's facts of several (device, tool) pairs in one statement, in input order; undefined for a device that
+ * does not exist. Producers ask it for every operator call, so the asks of one turn share a round trip.
+ */
+export async function gateFactsOf(
+  db: Database,
+  asks: readonly { deviceId: string; tool: string }[],
+): Promise<(GateFacts | undefined)[]> {
+  const { rows } = await sql<GateFacts & { ord: string }>`
+    SELECT a.ord, d.catalog_version_id AS "catalogVersionId", t.name, t.description, t.user_only AS "userOnly",
+           t.annotations, m.sensitive
+      FROM unnest(${asks.map((a) => a.deviceId)}::text[], ${asks.map((a) => a.tool)}::text[])
+             WITH ORDINALITY AS a(device_id, tool, ord)
+      JOIN device d ON d.id = a.device_id
+      LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
+      LEFT JOIN tool t ON t.catalog_id = v.catalog_id AND t.name = a.tool
+      LEFT JOIN tool_marking m ON m.device_id = d.id AND m.tool_name = a.tool`.execute(db);
+  const byOrdinal = new Map(rows.map(({ ord, ...facts }) => [Number(ord), facts]));
+  return asks.map((_, i) => byOrdinal.get(i + 1));
+}

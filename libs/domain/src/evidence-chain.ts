@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
 import { EVIDENCE_STAGES } from './evidence-stages';
 import type { Verdict } from './verdicts';
 
@@ -44,21 +45,4 @@ export function evidenceHash(prevHash: string, row: ChainedRow): string {
     stage: row.stage,
   });
   return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
-}
-
-/** JSON with object keys sorted at every level; the input is first normalised as JSON would store it. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value ?? null)) as unknown));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
 }

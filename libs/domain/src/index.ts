@@ -11,12 +11,12 @@ export { CALL_PARTITIONS, partitionOf, partitionSql } from './partitions';
 export * from './evidence-payloads';
 export { SYSTEM_REBOOT_TOOL, PLATFORM_TOOLS } from './platform-tools';
 export * from './campaign-specs';
+export { canonicalJson } from './canonical-json';
 export {
   GENESIS_HASH,
   SEAL_LINK,
   CHAIN_LINKS,
   evidenceHash,
-  canonicalJson,
   type ChainedRow,
   type ChainLink,
   type SealPayload,

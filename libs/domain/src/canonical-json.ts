@@ -33,6 +33,8 @@ function write(value: unknown, key: string): string | undefined {
     case 'function':
     case 'symbol':
       return undefined;
+    case 'object':
+      break;
   }
   if (value === null) return 'null';
   if (value instanceof Number || value instanceof String || value instanceof Boolean)

@@ -192,7 +192,6 @@ export class CallRunner {
     );
     if (!marked) return this.afterLostRace(call.id);
     this.announceApproval(call, decision.approval);
-    this.announce(call, 'sending');
     const published = () => this.markSent(call);
     if (rebootLike) {
       const request = await sendRebootLike(this.ports, call, device, jsonrpcId, published);
@@ -206,10 +205,15 @@ export class CallRunner {
     return this.concludeSent(call, device, recipe, reply);
   }
 
-  /** The request left: announced now; the row says `sent` once written (or moves on from `sending` directly). */
+  /**
+   * The request left. Announced now, with the `sending` that preceded it (one notice turn for live views: the
+   * two are a few microseconds apart); the row says `sent` if the call still waits for its device a moment later
+   * (CallWrites.markSent).
+   */
   private markSent(call: CallRecord): void {
+    this.announce(call, 'sending');
     this.announce(call, 'sent');
-    this.ports.writes.markSent(call).catch((err: unknown) => {
+    this.ports.writes.markSent(call, (err) => {
       if (!(err instanceof LeaseLostError))
         this.ports.logger.warn({ err, callId: call.id }, 'cannot mark the call sent');
     });

@@ -31,6 +31,9 @@ export interface PreflightFindings {
   toolHash: string;
 }
 
+/** See CallWrites.markSent. */
+const SENT_AFTER_MS = 50;
+
 /**
  * The runner's writes of a call's state (the only ones, DESIGN §1), each a step of the commit queue (under the
  * partition lease, group-committed), each with the evidence rows whose stage has happened.
@@ -41,7 +44,12 @@ export class CallWrites {
     /** Called once a verdict is committed (metrics, campaign progress). */
     private readonly onSealed: (call: CallRecord, conclusion: Conclusion) => void,
     private readonly approvalTtlMs = 3600_000,
+    /** How long after its request left a call still waiting for its device is written `sent`. */
+    private readonly sentAfterMs = SENT_AFTER_MS,
   ) {}
+
+  /** Calls whose `sent` is due, by id: their next step writes instead. */
+  private readonly sentDue = new Map<string, NodeJS.Timeout>();
 
   /**
    * Seals the verdict, writing first whichever of the five rows are still missing (DESIGN §1: all five, always;
@@ -143,24 +151,39 @@ export class CallWrites {
   }
 
   /**
-   * The request left for the device: the documented `sent` (no evidence row: the response row says when). A
-   * step of its own that nobody waits for; when the call's next step comes before it was written (a device that
-   * answers within a batch's round trip), the row moves on from `sending` directly and `sent` is not written.
+   * The request left for the device: the documented `sent` (no evidence row: the response row says when). Written
+   * only if the call still waits for its device `sentAfterMs` later: a device that answers sooner moves the row
+   * from `sending` to its next state directly, and a call whose answer takes longer shows `sent` while it waits.
+   * Nothing reads `sent` but people (the sweep and cancellation treat it as `sending`), so a reply within that
+   * moment saves every call a statement without hiding anything that lasts.
    */
-  async markSent(call: CallRecord): Promise<boolean> {
-    const { moved } = await this.commits.step({
-      partition: call.partition,
-      callId: call.id,
-      deviceId: call.deviceId,
-      transition: { to: 'sent' },
-      rows: [],
-    });
-    if (moved && call.state === 'sending') call.state = 'sent';
-    return moved;
+  markSent(call: CallRecord, onError: (err: unknown) => void): void {
+    const timer = setTimeout(() => {
+      this.sentDue.delete(call.id);
+      this.commits
+        .step({
+          partition: call.partition,
+          callId: call.id,
+          deviceId: call.deviceId,
+          transition: { to: 'sent' },
+          rows: [],
+        })
+        .then(({ moved }) => {
+          if (moved && call.state === 'sending') call.state = 'sent';
+        })
+        .catch(onError);
+    }, this.sentAfterMs);
+    timer.unref();
+    this.sentDue.set(call.id, timer);
   }
 
   /** One step: the state move with the rows of the stages not yet on disk, committed together. */
   private async move(call: CallRecord, rows: StageRows, transition: CallTransition): Promise<StepOutcome> {
+    const sentDue = this.sentDue.get(call.id);
+    if (sentDue) {
+      clearTimeout(sentDue);
+      this.sentDue.delete(call.id);
+    }
     const fresh = EVIDENCE_STAGES.filter((stage) => rows[stage] !== undefined && !call.written.has(stage));
     const outcome = await this.commits.step({
       partition: call.partition,

@@ -39,7 +39,6 @@ const schema = z.object({
   LEASE_RENEW_MS: envInt(2_000, { min: 100 }),
   LEASE_TTL_MS: envInt(10_000, { min: 500 }),
   /** Calls a partition works on at once (one per device at a time, whatever this says). */
-  PARTITION_CONCURRENCY: envInt(256, { min: 1, max: 10_000 }),
   /** Where `self.camera.take_photo` posts its photo (DESIGN §2: the voice worker's vision endpoint). */
   VISION_URL: z.url().optional(),
   VISION_TOKEN: z.string().optional(),

@@ -15,6 +15,7 @@ import type { OrchestratorConfig } from './config';
 import { LeaseStore } from './coordination/lease-store';
 import { PartitionManager } from './coordination/partition-manager';
 import { PartitionTakeover } from './coordination/partition-takeover';
+import { PartitionWakes } from './coordination/partition-wakes';
 import { DeviceDirectory } from './devices/device-directory.repository';
 import { DeviceRegistry } from './devices/device-registry';
 import { PresenceHandler } from './devices/presence-handler';
@@ -124,6 +125,20 @@ export async function startOrchestrator(
       { count: 50, windowMs: 60_000 },
       logger,
     );
+    // Wake-ups are read on a connection of their own: a blocked read holds it.
+    const wakeReader = createRedis(config.REDIS_URL);
+    watchRedis(wakeReader, logger);
+    stack.push('redis (wake-ups)', () => Promise.resolve(wakeReader.disconnect()));
+    const wakes = new PartitionWakes({
+      blocking: wakeReader,
+      commands: redis,
+      prefix: config.QUEUE_PREFIX,
+      replicaId: config.REPLICA_ID,
+      deliver: (partition, wake) => takeover.wake(partition, wake),
+      logger,
+    });
+    wakes.start();
+    stack.push('wake-ups', () => wakes.stop());
     const takeover = new PartitionTakeover({
       devices,
       directory: new DeviceDirectory(pool),
@@ -133,9 +148,7 @@ export async function startOrchestrator(
       presence,
       commits,
       rpcIds,
-      redis,
-      queuePrefix: config.QUEUE_PREFIX,
-      concurrency: config.PARTITION_CONCURRENCY,
+      wakes,
       logger,
     });
 

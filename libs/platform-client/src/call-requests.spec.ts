@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { partitionOf } from '@fleet/domain';
-import { createRedis, physicalQueueName, type Redis } from '@fleet/queues';
+import { callWakeStream, createRedis, readCallWake, type Redis } from '@fleet/queues';
 import { createTestDatabase, startTestRedis, type TestDatabase, type TestRedis } from '@fleet/testing';
 import { CallRequests } from './call-requests';
 
@@ -27,18 +26,15 @@ describe('call requests', () => {
     await Promise.all([db.drop(), testRedis.stop()]);
   });
 
-  it("create a queued call in the device's partition and wake that partition's queue", async () => {
+  it("create a queued call in the device's partition and wake that partition's owner", async () => {
     const result = await calls.request({ deviceId: mac, tool: 'self.get_device_status', origin: 'operator' });
     expect(result).toMatchObject({ ok: true, created: true, state: 'queued' });
     const { rows } = await pool.query('SELECT partition, deadline_at > now() AS future FROM call');
     expect(rows).toEqual([{ partition: partitionOf(mac), future: true }]);
-    const queue = new Queue(physicalQueueName('calls', partitionOf(mac)), {
-      connection: redis,
-      prefix: 'test',
-    });
-    const jobs = await queue.getJobs(['waiting']);
-    expect(jobs.map((j) => j.data)).toEqual([{ callId: result.ok ? result.callId : '', deviceId: mac }]);
-    await queue.close();
+    const entries = await redis.xrangeBuffer(callWakeStream('test', partitionOf(mac)), '-', '+');
+    expect(entries.map(([, fields]) => readCallWake(fields))).toEqual([
+      { kind: 'call', callId: result.ok ? result.callId : '', deviceId: mac },
+    ]);
   });
 
   it('return the first call when a request is retried with the same idempotency key', async () => {

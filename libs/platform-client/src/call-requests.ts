@@ -15,7 +15,7 @@ import {
 } from '@fleet/db';
 import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
-import { DependencyUnavailableError, QueueClient, type JobData, type Redis } from '@fleet/queues';
+import { DependencyUnavailableError, publishCallWakes, type CallWake, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
 import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
@@ -85,11 +85,10 @@ export type CallRequestResult =
  * BullMQ job ids, which vanish after completion: a producer that retries after a timeout gets the same call.
  * What many callers ask for at about the same time shares its statements and round trips (DESIGN §6's group
  * commit, for call creation): the gate's reads of one turn go out as one statement, the rows as one INSERT, the
- * wake-ups of each partition as one pipeline; each caller still learns only once its own row is committed.
+ * wake-ups of each partition (entries on its stream, @fleet/queues call-wakes) as one pipeline; each caller still learns only once its own row is committed.
  */
 export class CallRequests {
-  private readonly queues = new Map<number, QueueClient<'calls'>>();
-  private readonly wakes = new Map<number, TurnBatcher<JobData<'call.run'>, undefined>>();
+  private readonly wakes = new Map<number, TurnBatcher<CallWake, undefined>>();
   private readonly db: Database;
   private readonly gateReads: TurnBatcher<{ deviceId: string; tool: string }, GateFacts | undefined>;
   private readonly inserts: TurnBatcher<NewCall, CallRecord | undefined>;
@@ -163,16 +162,25 @@ export class CallRequests {
     deviceId: string,
     traceparent?: string,
   ): Promise<void> {
+    await this.wakesOf(partition).submit({
+      kind: 'call',
+      callId,
+      deviceId,
+      ...(traceparent ? { traceparent } : {}),
+    });
+  }
+
+  /** A partition's wake-ups of one turn go out in one round trip. */
+  private wakesOf(partition: number): TurnBatcher<CallWake, undefined> {
     let wakes = this.wakes.get(partition);
     if (!wakes) {
-      const queue = this.queueFor(partition);
-      wakes = new TurnBatcher(async (jobs) => {
-        await queue.addBulk(jobs.map((data) => ({ name: 'call.run' as const, data })));
-        return jobs.map(() => undefined);
+      wakes = new TurnBatcher(async (batch) => {
+        await publishCallWakes(this.redis, this.queuePrefix, partition, batch, this.options.wakeTimeoutMs);
+        return batch.map(() => undefined);
       });
       this.wakes.set(partition, wakes);
     }
-    await wakes.submit({ callId, deviceId, ...(traceparent ? { traceparent } : {}) });
+    return wakes;
   }
 
   /**
@@ -190,24 +198,14 @@ export class CallRequests {
     }
   }
 
-  private queueFor(partition: number): QueueClient<'calls'> {
-    let queue = this.queues.get(partition);
-    if (!queue) {
-      queue = new QueueClient('calls', this.redis, this.queuePrefix, partition, {
-        ...(this.options.wakeTimeoutMs !== undefined ? { addTimeoutMs: this.options.wakeTimeoutMs } : {}),
-      });
-      this.queues.set(partition, queue);
-    }
-    return queue;
-  }
-
   /** Asks the owner of the device's partition to run discovery again (DESIGN §3: re-discover on demand). */
   async rediscover(deviceId: string): Promise<void> {
-    await this.queueFor(partitionOf(deviceId)).add('device.discover', { deviceId });
+    await this.wakesOf(partitionOf(deviceId)).submit({ kind: 'discover', deviceId });
   }
 
-  async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  /** Nothing to release: the wake-ups ride on the caller's Redis connection. */
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 
   /**

@@ -4,7 +4,6 @@ export { watchRedis } from './redis-watch';
 export {
   JOBS,
   QUEUE_NAMES,
-  PARTITIONED_QUEUES,
   physicalQueueName,
   type JobData,
   type JobName,
@@ -15,6 +14,7 @@ export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient, type QueueClientOptions } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
 export * from './voice-streams';
+export { callWakeSchema, callWakeStream, publishCallWakes, readCallWake, type CallWake } from './call-wakes';
 export * from './control-channel';
 export { SessionStreamReader, type SessionStreamReaderOptions } from './session-stream-reader';
 export { ReaderHealth } from './reader-health';

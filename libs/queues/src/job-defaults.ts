@@ -4,13 +4,6 @@ import type { QueueName } from './jobs';
 // Job options in one place. Completed jobs are dropped quickly: the durable record of a call, turn or
 // delivery is its Postgres row, never the BullMQ job (its id vanishes after completion).
 export const JOB_DEFAULTS: Record<QueueName, DefaultJobOptions> = {
-  calls: {
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 500 },
-    // A call's job is only its wake-up (the row is the call): once the owner has taken it, nothing reads it again.
-    removeOnComplete: true,
-    removeOnFail: { age: 24 * 3600 },
-  },
   'voice-turns': {
     attempts: 1, // a voice turn is answered now or not at all; a late retry would talk over the user
     removeOnComplete: { age: 3600, count: 1_000 },

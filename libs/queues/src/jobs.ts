@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 // Every job the platform queues: its queue and the schema its data must satisfy. Producers and workers
-// both validate against these, so a job is checked exactly as a request body is.
+// both validate against these, so a job is checked exactly as a request body is. (A call's wake-up is not a job:
+// call-wakes.ts says why.)
 
 const traceparent = z
   .string()
@@ -9,20 +10,6 @@ const traceparent = z
   .optional();
 
 export const JOBS = {
-  /**
-   * Wake the pipeline for one call (new, approved, cancelled). The call row, with its idempotency key, exists
-   * before the job; the job is only a wake-up and may be delivered twice. It goes to the queue of the device's
-   * partition (`calls-p07`), which only that partition's owner reads.
-   */
-  'call.run': {
-    queue: 'calls',
-    data: z.object({ callId: z.uuid(), deviceId: z.string(), traceparent }),
-  },
-  /** Discover a device's catalog again now (on demand), in its partition like its calls. */
-  'device.discover': {
-    queue: 'calls',
-    data: z.object({ deviceId: z.string() }),
-  },
   /** One voice turn, started from text or from a session's audio. */
   'voice.turn': {
     queue: 'voice-turns',
@@ -44,11 +31,6 @@ export type JobsOf<Q extends QueueName> = {
 
 export const QUEUE_NAMES: QueueName[] = [...new Set(Object.values(JOBS).map((j) => j.queue))];
 
-/** Queues split by partition: one physical BullMQ queue per partition. */
-export const PARTITIONED_QUEUES: ReadonlySet<QueueName> = new Set(['calls']);
-
-export function physicalQueueName(queue: QueueName, partition?: number): string {
-  if (!PARTITIONED_QUEUES.has(queue)) return queue;
-  if (partition === undefined) throw new Error(`queue ${queue} needs a partition`);
-  return `${queue}-p${String(partition).padStart(2, '0')}`;
+export function physicalQueueName(queue: QueueName): string {
+  return queue;
 }

@@ -17,15 +17,13 @@ export interface QueueClientOptions {
 export class QueueClient<Q extends QueueName> {
   readonly queue: Queue;
 
-  /** `partition` picks the physical queue of a partitioned queue (see physicalQueueName). */
   constructor(
     readonly name: Q,
     private readonly connection: Redis,
     prefix: string,
-    partition?: number,
     private readonly options: QueueClientOptions = {},
   ) {
-    this.queue = new Queue(physicalQueueName(name, partition), {
+    this.queue = new Queue(physicalQueueName(name), {
       connection,
       prefix,
       defaultJobOptions: JOB_DEFAULTS[name],
@@ -36,36 +34,22 @@ export class QueueClient<Q extends QueueName> {
   }
 
   async add<N extends JobsOf<Q>>(job: N, data: JobData<N>, options?: JobsOptions): Promise<string> {
-    const [id] = await this.addBulk([{ name: job, data, ...(options ? { opts: options } : {}) }]);
-    return id!;
-  }
-
-  /**
-   * Several jobs in one round trip (BullMQ's addBulk: one pipeline), each validated first; a producer that wakes
-   * many calls at once sends them together.
-   */
-  async addBulk<N extends JobsOf<Q>>(
-    jobs: readonly { name: N; data: JobData<N>; opts?: JobsOptions }[],
-  ): Promise<string[]> {
-    const parsed = jobs.map((j) => ({ name: j.name, data: JOBS[j.name].data.parse(j.data), opts: j.opts }));
-    const what = jobs.length === 1 ? `queueing ${jobs[0]!.name}` : `queueing ${jobs.length} jobs`;
+    const parsed = JOBS[job].data.parse(data);
     // A fail-fast connection (createRequestRedis) that is not connected now would only make BullMQ wait.
     if (this.connection.options.enableOfflineQueue === false && this.connection.status !== 'ready') {
-      throw new DependencyUnavailableError('redis', `${what}: redis is ${this.connection.status}`);
+      throw new DependencyUnavailableError('redis', `queueing ${job}: redis is ${this.connection.status}`);
     }
     try {
       const added = await withinDeadline(
-        parsed.length === 1
-          ? this.queue.add(parsed[0]!.name, parsed[0]!.data, parsed[0]!.opts).then((job) => [job])
-          : this.queue.addBulk(parsed),
+        this.queue.add(job, parsed, options),
         this.options.addTimeoutMs,
         'redis',
-        what,
+        `queueing ${job}`,
       );
-      return added.map((job) => job.id!);
+      return added.id!;
     } catch (err) {
       if (isRedisUnreachable(err) && !(err instanceof DependencyUnavailableError)) {
-        throw new DependencyUnavailableError('redis', `${what}: ${(err as Error).message}`);
+        throw new DependencyUnavailableError('redis', `queueing ${job}: ${(err as Error).message}`);
       }
       throw err;
     }

@@ -16,12 +16,9 @@ export class HandlerRegistryError extends Error {}
 export function createQueueWorker<Q extends QueueName>(
   queue: Q,
   handlers: JobHandlers<Q>,
-  options: { connection: Redis; prefix: string; partition?: number } & Omit<
-    WorkerOptions,
-    'connection' | 'prefix'
-  >,
+  options: { connection: Redis; prefix: string } & Omit<WorkerOptions, 'connection' | 'prefix'>,
 ): Worker {
-  const { partition, ...workerOptions } = options;
+  const workerOptions = options;
   const expected = (Object.keys(JOBS) as JobName[]).filter((name) => JOBS[name].queue === queue).sort();
   const given = Object.keys(handlers).sort();
   if (expected.join() !== given.join()) {
@@ -30,7 +27,7 @@ export function createQueueWorker<Q extends QueueName>(
     );
   }
   const worker = new Worker(
-    physicalQueueName(queue, partition),
+    physicalQueueName(queue),
     async (job) => {
       const name = job.name as JobName;
       const spec = JOBS[name];

@@ -19,42 +19,41 @@ describe('the queue registry', () => {
   });
 
   it('delivers a job to its handler with validated data', async () => {
-    const calls = new QueueClient('calls', connection, 'test', 3);
-    const received: JobData<'call.run'>[] = [];
+    const webhooks = new QueueClient('webhooks', connection, 'test');
+    const received: JobData<'webhook.deliver'>[] = [];
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
     const workerConnection = createRedis(redis.url);
     const worker = createQueueWorker(
-      'calls',
+      'webhooks',
       {
-        'call.run': (data) => {
+        'webhook.deliver': (data) => {
           received.push(data);
           done();
           return Promise.resolve();
         },
-        'device.discover': () => Promise.resolve(),
       },
-      { connection: workerConnection, prefix: 'test', partition: 3 },
+      { connection: workerConnection, prefix: 'test' },
     );
-    const callId = randomUUID();
-    await calls.add('call.run', { callId, deviceId: 'a0:85:e3:f4:49:34' });
+    const deliveryId = randomUUID();
+    await webhooks.add('webhook.deliver', { deliveryId });
     await finished;
-    expect(received).toEqual([{ callId, deviceId: 'a0:85:e3:f4:49:34' }]);
+    expect(received).toEqual([{ deliveryId }]);
     await worker.close();
     workerConnection.disconnect();
-    await calls.close();
+    await webhooks.close();
   });
 
   it('refuses data that does not fit the job schema before it reaches Redis', async () => {
-    const calls = new QueueClient('calls', connection, 'test', 3);
-    await expect(calls.add('call.run', { callId: 'not-a-uuid', deviceId: 'x' })).rejects.toThrow(/callId/);
-    expect(await calls.queue.count()).toBe(0);
-    await calls.close();
+    const webhooks = new QueueClient('webhooks', connection, 'test');
+    await expect(webhooks.add('webhook.deliver', { deliveryId: 'not-a-uuid' })).rejects.toThrow(/deliveryId/);
+    expect(await webhooks.queue.count()).toBe(0);
+    await webhooks.close();
   });
 
   it('will not start a worker that lacks a handler for one of its jobs', () => {
     expect(() =>
-      createQueueWorker('calls', {} as never, { connection, prefix: 'test', autorun: false }),
+      createQueueWorker('webhooks', {} as never, { connection, prefix: 'test', autorun: false }),
     ).toThrow(HandlerRegistryError);
   });
 });

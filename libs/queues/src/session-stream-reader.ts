@@ -16,6 +16,8 @@ export interface SessionStreamReaderOptions<T> {
   deliver: (sessionId: string, entry: T) => void;
   /** Entries per stream per read. */
   count: number;
+  /** How long one read blocks when nothing comes (a watch or stop ends it at once). Default 1000 ms. */
+  blockMs?: number;
   /** Names the direction in the log ("uplink", "downlink"). */
   what: string;
   logger: Logger;
@@ -73,7 +75,7 @@ export class SessionStreamReader<T> {
           'COUNT',
           this.o.count,
           'BLOCK',
-          1000,
+          this.o.blockMs ?? 1000,
           'STREAMS',
           ...keys,
           ...ids,

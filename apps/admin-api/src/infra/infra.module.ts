@@ -53,7 +53,7 @@ export class InfraModule {
       {
         provide: VoiceTurnQueue,
         useFactory: (redis: Redis) =>
-          new VoiceTurnQueue('voice-turns', redis, config.QUEUE_PREFIX, undefined, {
+          new VoiceTurnQueue('voice-turns', redis, config.QUEUE_PREFIX, {
             addTimeoutMs: DEPENDENCY_WAIT_MS,
           }),
         inject: [REDIS],

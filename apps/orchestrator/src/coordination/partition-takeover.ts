@@ -1,5 +1,4 @@
-import type { Worker } from 'bullmq';
-import { createQueueWorker, type Redis } from '@fleet/queues';
+import type { CallWake } from '@fleet/queues';
 import type { Logger } from '@fleet/telemetry';
 import type { CallRepository } from '../calls/call-repository';
 import type { CallRunner } from '../calls/call-runner';
@@ -10,6 +9,7 @@ import type { PresenceHandler } from '../devices/presence-handler';
 import type { CommitQueue } from '../evidence/commit-queue';
 import type { RpcIds } from '../mcp/rpc-ids';
 import type { Lease } from './lease-store';
+import type { PartitionWakes } from './partition-wakes';
 import type { PartitionHooks } from './partition-manager';
 
 export interface TakeoverDeps {
@@ -21,22 +21,36 @@ export interface TakeoverDeps {
   presence: PresenceHandler;
   commits: CommitQueue;
   rpcIds: RpcIds;
-  redis: Redis;
-  queuePrefix: string;
-  concurrency: number;
+  /** This replica's reading of its partitions' wake-ups. */
+  wakes: Pick<PartitionWakes, 'watch' | 'unwatch'>;
   logger: Logger;
 }
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
- * What owning a partition means in this replica: its queue's worker, its devices' runtimes (presence and catalog
+ * What owning a partition means in this replica: its wake-ups heard, its devices' runtimes (presence and catalog
  * read back from Postgres), and every unfinished call resumed from its row. Losing it drops all of that.
  */
 export class PartitionTakeover implements PartitionHooks {
-  private readonly workers = new Map<number, Worker>();
+  private readonly owned = new Set<number>();
 
   constructor(private readonly deps: TakeoverDeps) {}
+
+  /** A wake-up of one of this replica's partitions (one it no longer owns is not its business). */
+  wake(partition: number, wake: CallWake): void {
+    if (!this.owned.has(partition)) return;
+    const { devices, runner, presence } = this.deps;
+    if (wake.kind === 'call') {
+      runner.schedule(wake.callId, wake.deviceId);
+      return;
+    }
+    const device = devices.get(wake.deviceId);
+    if (device?.online && device.connectionId) {
+      device.discoveredOn = undefined; // forces a new discovery on the same connection
+      presence.whenBack(device, device.connectionId);
+    }
+  }
 
   async acquired(partition: number, _lease: Lease): Promise<void> {
     const { devices, directory, catalogs, calls, runner, presence, commits } = this.deps;
@@ -58,41 +72,15 @@ export class PartitionTakeover implements PartitionHooks {
         device.discoveredOn = row.connectionId;
       else presence.whenBack(device, row.connectionId);
     }
-    const worker = createQueueWorker(
-      'calls',
-      {
-        'call.run': (data) => {
-          runner.schedule(data.callId, data.deviceId);
-          return Promise.resolve();
-        },
-        'device.discover': (data) => {
-          const device = devices.get(data.deviceId);
-          if (device?.online && device.connectionId) {
-            device.discoveredOn = undefined; // forces a new discovery on the same connection
-            presence.whenBack(device, device.connectionId);
-          }
-          return Promise.resolve();
-        },
-      },
-      {
-        connection: this.deps.redis,
-        prefix: this.deps.queuePrefix,
-        partition,
-        concurrency: this.deps.concurrency,
-      },
-    );
-    // A worker reports Redis trouble as 'error' events; unheard, Node would throw them.
-    worker.on('error', (err) =>
-      this.deps.logger.warn({ err: err.message, partition }, 'partition queue worker error'),
-    );
-    this.workers.set(partition, worker);
-    await worker.waitUntilReady();
+    // Heard from a little before now on; anything older is found by the scan below.
+    this.owned.add(partition);
+    this.deps.wakes.watch(partition);
     for (const call of await calls.needingAttention([partition], true))
       runner.schedule(call.id, call.deviceId);
   }
 
   async draining(partition: number): Promise<void> {
-    await this.closeWorker(partition);
+    this.stopHearing(partition);
     const lanes = this.deps.devices.inPartition(partition).map((d) => d.lane.idle());
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)));
@@ -101,25 +89,20 @@ export class PartitionTakeover implements PartitionHooks {
   }
 
   lost(partition: number): void {
-    void this.closeWorker(partition);
+    this.stopHearing(partition);
     const macs = this.deps.devices.inPartition(partition).map((d) => d.mac);
     this.deps.devices.dropPartition(partition);
     this.deps.commits.forgetPartition(partition);
     this.deps.rpcIds.forget(macs);
   }
 
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.workers.keys()].map((p) => this.closeWorker(p)));
+  closeAll(): Promise<void> {
+    for (const partition of [...this.owned]) this.stopHearing(partition);
+    return Promise.resolve();
   }
 
-  private async closeWorker(partition: number): Promise<void> {
-    const worker = this.workers.get(partition);
-    if (!worker) return;
-    this.workers.delete(partition);
-    await worker
-      .close()
-      .catch((err: unknown) =>
-        this.deps.logger.warn({ err, partition }, 'closing a partition worker failed'),
-      );
+  private stopHearing(partition: number): void {
+    this.owned.delete(partition);
+    this.deps.wakes.unwatch(partition);
   }
 }

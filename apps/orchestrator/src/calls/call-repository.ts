@@ -107,7 +107,7 @@ export class CallRepository {
   async pendingByState(partitions: number[]): Promise<Record<string, number>> {
     const { rows } = await this.pool.query<{ state: string; n: number }>(
       `SELECT state, count(*)::int AS n FROM call
-        WHERE partition = ANY($1::smallint[]) AND state IN (${PENDING_STATES.map((s) => `'${s}'`).join(', ')})
+        WHERE partition = ANY($1::smallint[]) AND verdict IS NULL AND state IN (${PENDING_STATES.map((s) => `'${s}'`).join(', ')})
         GROUP BY state`,
       [partitions],
     );

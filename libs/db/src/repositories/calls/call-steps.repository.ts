@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { ClientBase, Pool } from 'pg';
 import type { CallTransition } from './call-step';
 
 /** A step as the statement reads it (one element of its JSON document). */
@@ -115,7 +115,7 @@ export const callStepsRepository = {
    * connection parses and plans it once.
    */
   async apply(
-    db: Pool | PoolClient,
+    db: Pool | ClientBase,
     holder: string,
     leases: readonly { name: string; token: string }[],
     steps: readonly StepDocument[],

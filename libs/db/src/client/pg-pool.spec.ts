@@ -33,3 +33,20 @@ describe('the pg pool through a Postgres restart', () => {
     await pool.end();
   });
 });
+
+describe('a pg pool of the platform', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('runs its statements without JIT compilation', async () => {
+    const pool = createPgPool(db.url, { max: 1 });
+    expect((await pool.query<{ jit: string }>('SHOW jit')).rows[0]!.jit).toBe('off');
+    await pool.end();
+  });
+});

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'pg';
 import type { Verdict } from '@fleet/domain';
+import { createPgPool } from '@fleet/db';
 import { CallRequests, subscribePlatformEvents } from '@fleet/platform-client';
 import { createRedis, type Redis } from '@fleet/queues';
 
@@ -49,7 +49,8 @@ export class CallClient {
     redisUrl: string,
     o: { poolSize?: number; sealTimeoutMs?: number } = {},
   ): Promise<CallClient> {
-    const pool = new Pool({ connectionString: databaseUrl, max: o.poolSize ?? 20 });
+    // As the API and the voice worker open theirs (createPgPool), so the producer's statements cost what theirs do.
+    const pool = createPgPool(databaseUrl, { max: o.poolSize ?? 20 });
     const redis = createRedis(redisUrl);
     const requests = new CallRequests(pool, redis, 'fleet');
     const create: CreateCall = async (deviceId, tool, args) => {

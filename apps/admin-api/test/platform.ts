@@ -56,6 +56,7 @@ export async function startPlatform(apiEnv: Record<string, string> = {}): Promis
         LEASE_RENEW_MS: '200',
         LEASE_TTL_MS: '1500',
         SWEEP_INTERVAL_MS: '200',
+        SWEEP_IDLE_MS: '1000',
         CAMPAIGN_TICK_MS: '200',
         REBOOT_VERIFY_MS: '15000',
         UPGRADE_VERIFY_MS: '15000',

@@ -74,6 +74,8 @@ const schema = z.object({
     .optional()
     .transform((file, ctx) => readModelReadbacks({ file }, ctx)),
   SWEEP_INTERVAL_MS: envInt(1_000, { min: 50 }),
+  /** The longest the sweep sleeps when nothing it knows of is due sooner (lost wake-ups are found within it). */
+  SWEEP_IDLE_MS: envInt(10_000, { min: 50 }),
   CAMPAIGN_TICK_MS: envInt(1_000, { min: 50 }),
 });
 

@@ -94,14 +94,20 @@ export async function startOrchestrator(
     const discovery = new DiscoveryService(link, catalogs, commits, events, config, metrics, logger);
     const calls = new CallRepository(pool);
     registerQueueDepth(registry, () => calls.pendingByState(partitions.ownedPartitions()));
-    const writes = new CallWrites(commits, (call, conclusion) => {
-      metrics.calls.inc({ verdict: conclusion.verdict, tool: call.tool, origin: call.origin });
-      // Inside the call's trace: the line carries its trace id.
-      logger.debug({ callId: call.id, tool: call.tool, verdict: conclusion.verdict }, 'call sealed');
-      metrics.callLatency.observe(
-        { verdict: conclusion.verdict },
-        (Date.now() - call.createdAt.getTime()) / 1000,
-      );
+    // The sweep is built once partitions are owned; a call that begins to wait before then is found by its first
+    // round.
+    const sweep = { dueBy: (_at: Date): void => undefined };
+    const writes = new CallWrites(commits, {
+      onSealed: (call, conclusion) => {
+        metrics.calls.inc({ verdict: conclusion.verdict, tool: call.tool, origin: call.origin });
+        // Inside the call's trace: the line carries its trace id.
+        logger.debug({ callId: call.id, tool: call.tool, verdict: conclusion.verdict }, 'call sealed');
+        metrics.callLatency.observe(
+          { verdict: conclusion.verdict },
+          (Date.now() - call.createdAt.getTime()) / 1000,
+        );
+      },
+      onWaiting: (dueAt) => sweep.dueBy(dueAt),
     });
     const runner = new CallRunner({
       config,
@@ -179,7 +185,9 @@ export async function startOrchestrator(
       metrics,
       logger,
       config.SWEEP_INTERVAL_MS,
+      config.SWEEP_IDLE_MS,
     );
+    sweep.dueBy = (at) => sweeper.dueBy(at);
     sweeper.start();
     stack.push('sweeper', () => Promise.resolve(sweeper.stop()));
     const campaigns = new CampaignRunner(

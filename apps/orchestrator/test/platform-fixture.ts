@@ -119,6 +119,7 @@ export async function startPlatform(
     LEASE_RENEW_MS: '200',
     LEASE_TTL_MS: '1500',
     SWEEP_INTERVAL_MS: '200',
+    SWEEP_IDLE_MS: '1000',
     REBOOT_VERIFY_MS: '15000',
     UPGRADE_VERIFY_MS: '15000',
     DISCOVERY_TIMEOUT_MS: '3000',

@@ -114,6 +114,7 @@ export async function startVoicePlatform(
     LEASE_RENEW_MS: '200',
     LEASE_TTL_MS: '1500',
     SWEEP_INTERVAL_MS: '200',
+    SWEEP_IDLE_MS: '1000',
     DISCOVERY_TIMEOUT_MS: '3000',
     FIRMWARE_BASE_URL: httpBase,
     VISION_URL: `http://127.0.0.1:${worker.ports.http}/vision/explain`,

@@ -230,7 +230,7 @@ export class CallRequests {
     return this.db.transaction().execute(async (trx) => {
       const created = await createCall(trx, call);
       if (!created) return this.existing(trx, r);
-      const approvalId = await openCallApproval(trx, {
+      const { id: approvalId } = await openCallApproval(trx, {
         id: created.id,
         deviceId: r.deviceId,
         tool: r.tool,

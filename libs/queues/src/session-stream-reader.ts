@@ -64,7 +64,9 @@ export class SessionStreamReader<T> {
   }
 
   private async run(): Promise<void> {
-    let wakeCursor = '$';
+    // From the start of the wake stream (a few entries at most), not '$': a watch written between two reads would
+    // be missed by a read that starts after it with '$', and its session heard only when that read times out.
+    let wakeCursor = '0-0';
     while (this.running) {
       const sessionOf = new Map([...this.cursors.keys()].map((s) => [this.o.streamOf(s), s]));
       const keys = [this.o.wakeKey, ...sessionOf.keys()];

@@ -1,6 +1,7 @@
 // What an idle platform costs: the broker, the orchestrator and the admin API (and Postgres and Redis for them)
 // with a small fleet connected and discovered but nothing asked of it, CPU per second of each process.
-//   npm run bench:idle -- [--devices 20] [--seconds 30] [--dist <dir>]
+//   npm run bench:idle -- [--devices 20] [--seconds 30] [--dist <dir>] [--profile cpu]
+// `--profile cpu` writes the orchestrator's --cpu-prof (start-up and discovery included) beside its log.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBenchConfig } from './config';
@@ -16,9 +17,11 @@ async function main(): Promise<void> {
       devices: { type: 'string', default: '20' },
       seconds: { type: 'string', default: '30' },
       dist: { type: 'string' },
+      profile: { type: 'string' },
     },
   });
   const config = loadBenchConfig();
+  if (values.profile !== undefined && values.profile !== 'cpu') throw new Error('--profile takes cpu');
   const p = await startBenchPlatform(config, {
     label: 'idle',
     devices: Number(values.devices),
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     distDir: values.dist ?? join(config.root, 'dist'),
     quietWaitMs: 5_000,
     adminApi: true,
+    ...(values.profile === 'cpu' ? { orchestratorProfile: 'cpu' as const } : {}),
   });
   try {
     await powerOnAndDiscover(p);

@@ -93,6 +93,7 @@ export async function startChaosPlatform(options: ChaosPlatformOptions): Promise
       LEASE_RENEW_MS: '200',
       LEASE_TTL_MS: '1500',
       SWEEP_INTERVAL_MS: '200',
+      SWEEP_IDLE_MS: '1000',
       CAMPAIGN_TICK_MS: '200',
       DISCOVERY_TIMEOUT_MS: '3000',
     },

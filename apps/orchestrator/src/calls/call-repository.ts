@@ -77,30 +77,52 @@ export class CallRepository {
     return rows.map((r) => r.id);
   }
 
-  /** What a replica must look at after taking a partition over, or on its regular sweep. */
-  async needingAttention(
-    partitions: number[],
-    includeAll: boolean,
-  ): Promise<{ id: string; deviceId: string }[]> {
+  /** Every unsealed call of some partitions: what a replica looks at after taking them over. */
+  async unsealed(partitions: number[]): Promise<{ id: string; deviceId: string }[]> {
     const { rows } = await this.pool.query<{ id: string; deviceId: string }>(
-      `SELECT c.id, c.device_id AS "deviceId" FROM call c LEFT JOIN approval a ON a.call_id = c.id
-        WHERE c.partition = ANY($1::smallint[]) AND c.verdict IS NULL AND (
-              $2::boolean
-           OR (c.state IN ('queued', 'waiting_for_device') AND c.deadline_at < now())
-           OR (c.state = 'queued' AND c.created_at < now() - interval '5 seconds')
-           OR (c.state = 'awaiting_approval' AND (a.id IS NULL OR a.state <> 'pending' OR a.expires_at < now()
-                                                  OR a.preflight IS NULL OR c.deadline_at < now()))
-           OR (c.state = 'finished' AND c.cancelled_by IS NOT NULL)
-           OR (c.state = 'verifying' AND c.effect_deadline_at < now())
-           -- a wake-up lost with a lease: a replica that lost its partition and took it back while the call's
-           -- old step still ran skipped it then; long past any reply and readback it is settled from its row
-           OR (c.state IN ('sending', 'sent')
-               AND c.sent_at < now() - make_interval(secs => c.reply_timeout_ms * 3 / 1000.0 + 30)))
-        ORDER BY c.created_at
-        LIMIT 2000`,
-      [partitions, includeAll],
+      `SELECT id, device_id AS "deviceId" FROM call
+        WHERE partition = ANY($1::smallint[]) AND verdict IS NULL ORDER BY created_at`,
+      [partitions],
     );
     return rows;
+  }
+
+  /**
+   * The sweep's work (DESIGN §1: deadlines are rows, not timers): the unsealed calls of some partitions whose due
+   * time has come, oldest first, and the earliest due time still ahead (when to look again). A call is due when
+   * its wait can end without anyone telling: its delivery deadline, its approval's expiry or decision (or the
+   * pre-flight its approval still needs), its effect deadline, a cancellation to seal, a wake-up presumed lost
+   * (queued 5 s), or a request long past any reply and readback (a wake-up lost with a lease: a replica that lost
+   * its partition and took it back while the call's old step still ran skipped it then).
+   */
+  async dueForSweep(
+    partitions: number[],
+  ): Promise<{ due: { id: string; deviceId: string }[]; next: Date | null }> {
+    const { rows } = await this.pool.query<{ id: string | null; deviceId: string | null; next: Date | null }>(
+      `WITH unsealed AS MATERIALIZED (
+         SELECT c.id, c.device_id, c.created_at,
+                CASE c.state
+                  WHEN 'queued' THEN least(c.deadline_at, c.created_at + interval '5 seconds')
+                  WHEN 'waiting_for_device' THEN c.deadline_at
+                  WHEN 'awaiting_approval' THEN
+                    CASE WHEN a.id IS NULL OR a.state <> 'pending' OR a.preflight IS NULL THEN c.created_at
+                         ELSE least(a.expires_at, c.deadline_at) END
+                  WHEN 'verifying' THEN c.effect_deadline_at
+                  WHEN 'sending' THEN c.sent_at + make_interval(secs => c.reply_timeout_ms * 3 / 1000.0 + 30)
+                  WHEN 'sent' THEN c.sent_at + make_interval(secs => c.reply_timeout_ms * 3 / 1000.0 + 30)
+                  WHEN 'finished' THEN CASE WHEN c.cancelled_by IS NOT NULL THEN c.created_at END
+                END AS due_at
+           FROM call c LEFT JOIN approval a ON a.call_id = c.id
+          WHERE c.partition = ANY($1::smallint[]) AND c.verdict IS NULL
+       )
+       (SELECT id, device_id AS "deviceId", NULL::timestamptz AS next FROM unsealed
+         WHERE due_at <= now() ORDER BY created_at LIMIT 2000)
+       UNION ALL
+       SELECT NULL, NULL, min(due_at) FROM unsealed WHERE due_at > now()`,
+      [partitions],
+    );
+    const due = rows.flatMap((r) => (r.id && r.deviceId ? [{ id: r.id, deviceId: r.deviceId }] : []));
+    return { due, next: rows.find((r) => r.id === null)?.next ?? null };
   }
 
   /** Unsealed calls of some partitions, by state (the queue-depth gauge). */

@@ -41,8 +41,12 @@ const SENT_AFTER_MS = 50;
 export class CallWrites {
   constructor(
     private readonly commits: CommitQueue,
-    /** Called once a verdict is committed (metrics, campaign progress). */
-    private readonly onSealed: (call: CallRecord, conclusion: Conclusion) => void,
+    private readonly hooks: {
+      /** A verdict is committed (metrics, campaign progress). */
+      onSealed: (call: CallRecord, conclusion: Conclusion) => void;
+      /** A call began to wait, and its wait ends by `dueAt` unless someone acts (the sweep looks then). */
+      onWaiting?: (dueAt: Date) => void;
+    },
     private readonly approvalTtlMs = 3600_000,
     /** How long after its request left a call still waiting for its device is written `sent`. */
     private readonly sentAfterMs = SENT_AFTER_MS,
@@ -76,7 +80,7 @@ export class CallWrites {
     if (moved) {
       call.verdict = conclusion.verdict;
       call.state = 'finished';
-      this.onSealed(call, conclusion);
+      this.hooks.onSealed(call, conclusion);
     }
     return moved;
   }
@@ -86,10 +90,15 @@ export class CallWrites {
    * catalog was not known then) is shown to people from here on, with what pre-flight found. Returns the
    * approval id when it was shown just now, true when it already was, false when the call moved on.
    */
-  awaitApproval(call: CallRecord, rows: StageRows, found: PreflightFindings): Promise<string | boolean> {
-    return this.commits.submit(call.partition, async (tx) => {
+  async awaitApproval(
+    call: CallRecord,
+    rows: StageRows,
+    found: PreflightFindings,
+  ): Promise<string | boolean> {
+    let expiresAt = call.deadlineAt;
+    const shown = await this.commits.submit(call.partition, async (tx) => {
       if (!(await state.awaitApproval(tx, call.id)) || !call.operatorId) return false;
-      await openCallApproval(tx.db, {
+      ({ expiresAt } = await openCallApproval(tx.db, {
         id: call.id,
         deviceId: call.deviceId,
         tool: call.tool,
@@ -97,7 +106,7 @@ export class CallWrites {
         argumentsHash: argumentsHash(call.deviceId, call.tool, call.arguments),
         operatorId: call.operatorId,
         ttlMs: this.approvalTtlMs,
-      });
+      }));
       const shown = await recordPreflight(tx.db, call.id, {
         preflight: found.findings,
         catalogVersionId: found.catalogVersionId,
@@ -107,6 +116,13 @@ export class CallWrites {
       call.state = 'awaiting_approval';
       return shown ?? true;
     });
+    if (shown !== false) this.waitsUntil(call.deadlineAt, expiresAt);
+    return shown;
+  }
+
+  /** Tells the sweep when the earliest of `ends` comes. */
+  private waitsUntil(...ends: Date[]): void {
+    this.hooks.onWaiting?.(new Date(Math.min(...ends.map((d) => d.getTime()))));
   }
 
   /** Moves the call to a waiting state, writing rows whose stage has happened already. */
@@ -122,6 +138,7 @@ export class CallWrites {
     if (!moved) return false;
     call.state = to;
     if (effectDeadlineAt) call.effectDeadlineAt = effectDeadlineAt;
+    this.waitsUntil(to === 'verifying' && effectDeadlineAt ? effectDeadlineAt : call.deadlineAt);
     return true;
   }
 

@@ -20,6 +20,9 @@ export interface CampaignRunnerDeps {
 
 const LEASE = 'campaign-runner';
 
+/** With no campaign running or paused, the runner looks this many rounds apart (a start waits at most that). */
+const IDLE_ROUNDS = 5;
+
 /**
  * Runs campaigns (DESIGN §3, in the manner of AWS IoT Jobs and hawkBit rollouts). One replica at a time holds the
  * runner's lease; all its state is in Postgres, so a restart or a SIGKILL of any service continues where it was,
@@ -27,6 +30,7 @@ const LEASE = 'campaign-runner';
  */
 export class CampaignRunner {
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private ticking: Promise<void> = Promise.resolve();
   private readonly lastCounts = new Map<string, string>();
 
@@ -35,23 +39,35 @@ export class CampaignRunner {
     private readonly everyMs: number,
   ) {}
 
+  /** A round every `everyMs` while campaigns run; an idle runner (none active, or not its lease) every few. */
   start(): void {
-    this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick());
-    }, this.everyMs);
+    this.stopped = false;
+    this.next(this.everyMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     await this.ticking;
   }
 
-  async tick(): Promise<void> {
+  private next(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick().then((busy) => this.next(busy ? this.everyMs : this.everyMs * IDLE_ROUNDS));
+    }, ms);
+  }
+
+  /** One round; answers whether a campaign is active (so the next round comes soon). */
+  async tick(): Promise<boolean> {
     try {
-      if (!(await this.deps.leases.acquire(LEASE))) return; // another replica runs campaigns now
-      for (const campaign of await this.deps.campaigns.active()) await this.advance(campaign);
+      if (!(await this.deps.leases.acquire(LEASE))) return false; // another replica runs campaigns now
+      const active = await this.deps.campaigns.active();
+      for (const campaign of active) await this.advance(campaign);
+      return active.length > 0;
     } catch (err) {
       this.deps.logger.warn({ err }, 'campaign round failed; retrying next round');
+      return true;
     }
   }
 

@@ -75,8 +75,7 @@ export class PartitionTakeover implements PartitionHooks {
     // Heard from a little before now on; anything older is found by the scan below.
     this.owned.add(partition);
     this.deps.wakes.watch(partition);
-    for (const call of await calls.needingAttention([partition], true))
-      runner.schedule(call.id, call.deviceId);
+    for (const call of await calls.unsealed([partition])) runner.schedule(call.id, call.deviceId);
   }
 
   async draining(partition: number): Promise<void> {

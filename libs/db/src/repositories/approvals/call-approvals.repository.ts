@@ -30,8 +30,9 @@ function approvalWhere(db: Database) {
 }
 
 /**
- * Opens the approval a user-only operator call waits for (idempotent per call). It is not shown to anyone until
- * the orchestrator's pre-flight has run on it (DESIGN §4: only a call that could run waits for a person).
+ * Opens the approval a user-only operator call waits for (idempotent per call: a second open answers the first's
+ * id and expiry). It is not shown to anyone until the orchestrator's pre-flight has run on it (DESIGN §4: only a
+ * call that could run waits for a person).
  */
 export async function openCallApproval(
   db: Database,
@@ -44,8 +45,8 @@ export async function openCallApproval(
     operatorId: string;
     ttlMs: number;
   },
-): Promise<string> {
-  const row = await db
+): Promise<{ id: string; expiresAt: Date }> {
+  return db
     .insertInto('approval')
     .values({
       id: sql<string>`gen_random_uuid()`,
@@ -58,9 +59,8 @@ export async function openCallApproval(
       expires_at: sql<Date>`now() + make_interval(secs => ${call.ttlMs}::double precision / 1000)`,
     })
     .onConflict((oc) => oc.column('call_id').doUpdateSet({ call_id: (eb) => eb.ref('excluded.call_id') }))
-    .returning('id')
+    .returning(['id', 'expires_at as expiresAt'])
     .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 /**

@@ -77,8 +77,8 @@ describe('the calls repository', () => {
       operatorId,
       ttlMs: 60_000,
     };
-    const approvalId = await openCallApproval(db, open);
-    expect(await openCallApproval(db, open)).toBe(approvalId);
+    const { id: approvalId, expiresAt } = await openCallApproval(db, open);
+    expect(await openCallApproval(db, open)).toEqual({ id: approvalId, expiresAt });
     const found = { preflight: { rules: [] }, catalogVersionId: randomUUID(), toolHash: 't' };
     expect(await recordPreflight(db, call.id, found)).toBe(approvalId);
     expect(await recordPreflight(db, call.id, found)).toBeUndefined();

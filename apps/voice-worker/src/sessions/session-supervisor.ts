@@ -29,6 +29,7 @@ export class SessionSupervisor implements SessionEventHandlers {
   private readonly early = new Map<string, { signal: ListenSignal; at: number }>();
   private readonly closedRecently = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
 
   constructor(
     private readonly deps: {
@@ -44,12 +45,31 @@ export class SessionSupervisor implements SessionEventHandlers {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.sweep(), 100);
+    this.stopped = false;
+    this.sweepWhileNeeded();
+  }
+
+  /**
+   * A sweep every 100 ms (a speaker's silence ends an utterance), but only while there are sessions or signals
+   * to look after: an idle worker is not woken ten times a second for nothing.
+   */
+  private sweepWhileNeeded(): void {
+    if (this.stopped || this.timer) return;
+    if (this.owned.size + this.early.size + this.closedRecently.size === 0) return;
+    this.timer = setInterval(() => {
+      this.sweep();
+      if (this.owned.size + this.early.size + this.closedRecently.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, 100);
     this.timer.unref();
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
     for (const [sessionId, s] of this.owned) {
       s.audio.dispose();
       this.deps.reader.unwatch(sessionId);
@@ -71,6 +91,7 @@ export class SessionSupervisor implements SessionEventHandlers {
       this.utterance(audio, utterance),
     );
     this.owned.set(event.sessionId, { audio, entryId, lastFrameAt: Date.now() });
+    this.sweepWhileNeeded();
     const early = this.early.get(event.sessionId);
     if (early) audio.signal(early.signal);
     this.deps.reader.watch(event.sessionId, Date.parse(event.at));
@@ -80,6 +101,7 @@ export class SessionSupervisor implements SessionEventHandlers {
 
   async closed(event: Extract<VoiceSessionEvent, { event: 'closed' }>): Promise<void> {
     this.closedRecently.set(event.sessionId, Date.now());
+    this.sweepWhileNeeded();
     this.deps.aborts.abort(event.sessionId, 'the session closed');
     await this.deps.directory.forget(event.sessionId);
     const session = this.owned.get(event.sessionId);
@@ -102,7 +124,10 @@ export class SessionSupervisor implements SessionEventHandlers {
     if (signal.type === 'abort') this.deps.aborts.abort(signal.session_id, 'the device aborted');
     const session = this.owned.get(signal.session_id);
     if (session) session.audio.signal(signal);
-    else this.early.set(signal.session_id, { signal, at: Date.now() });
+    else {
+      this.early.set(signal.session_id, { signal, at: Date.now() });
+      this.sweepWhileNeeded();
+    }
   }
 
   private utterance(audio: SessionAudio, utterance: Utterance): void {

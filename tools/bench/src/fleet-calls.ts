@@ -3,9 +3,10 @@
 // and count once their verdict is sealed with its five evidence rows committed.
 //   npm run bench:fleet-calls -- [--devices 1000,5000] [--rounds 3] [--sequential 1000] [--rate 200]
 //                                [--rate-seconds 30] [--boot-rate 1000] [--quiet-wait-sec 120] [--profile cpu|perf]
-//                                [--via producer|rest] [--dist <dir>]
-// `--via rest` asks for every call as an operator does, `POST /api/v1/devices/:id/calls` with an API key (the
-// admin API is started too and its CPU reported as `api`); `--dist` measures another build's services.
+//                                [--via producer|rest] [--posts-in-flight 64] [--dist <dir>]
+// `--via rest` asks for every call as an operator does, `POST /api/v1/devices/:id/calls` with an API key, at most
+// `--posts-in-flight` requests open at once (the admin API is started too and its CPU reported as `api`); `--dist`
+// measures another build's services.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFleetCalls, type FleetCallsResult } from './calls/fleet-calls-run';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       'boot-rate': { type: 'string', default: '1000' },
       profile: { type: 'string' },
       via: { type: 'string', default: 'producer' },
+      'posts-in-flight': { type: 'string', default: '64' },
       dist: { type: 'string' },
       /** The machine is shared: how long each phase waits for it to be quiet before measuring anyway. */
       'quiet-wait-sec': { type: 'string', default: '120' },
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
         outDir,
         distDir: values.dist ?? join(config.root, 'dist'),
         via,
+        postsInFlight: Number(values['posts-in-flight']),
         quietWaitMs: Number(values['quiet-wait-sec']) * 1000,
         ...(profile ? { profile } : {}),
       }),

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import pLimit from 'p-limit';
 import type { Verdict } from '@fleet/domain';
 import { createPgPool } from '@fleet/db';
 import { CallRequests, subscribePlatformEvents } from '@fleet/platform-client';
@@ -66,13 +67,19 @@ export class CallClient {
     return CallClient.listen(redisUrl, create, close, o.sealTimeoutMs);
   }
 
-  /** An operator's calls through REST: `POST /api/v1/devices/:id/calls` with their API key. */
+  /**
+   * An operator's calls through REST: `POST /api/v1/devices/:id/calls` with their API key, at most `postsInFlight`
+   * requests open at once, as an operator's script keeps them (the calls themselves stay outstanding: a fleet-wide
+   * phase still has every device's call in the pipeline). Thousands of POSTs at once would only measure how the
+   * API queues for its ten pooled connections.
+   */
   static async connectRest(
     api: { baseUrl: string; key: string },
     redisUrl: string,
-    o: { sealTimeoutMs?: number } = {},
+    o: { sealTimeoutMs?: number; postsInFlight?: number } = {},
   ): Promise<CallClient> {
-    const create: CreateCall = (deviceId, tool, args) => postCall(api, deviceId, tool, args);
+    const limit = pLimit(o.postsInFlight ?? 64);
+    const create: CreateCall = (deviceId, tool, args) => limit(() => postCall(api, deviceId, tool, args));
     return CallClient.listen(redisUrl, create, () => Promise.resolve(), o.sealTimeoutMs);
   }
 

@@ -29,6 +29,8 @@ export interface FleetCallsOptions {
   profile?: 'cpu' | 'perf';
   /** How calls are asked for: the producer in-process (as the API does it), or an operator through REST. */
   via?: 'producer' | 'rest';
+  /** Through REST: how many POSTs an operator's script keeps open at once. */
+  postsInFlight?: number;
 }
 
 export interface FleetCallsResult {
@@ -70,6 +72,7 @@ export async function runFleetCalls(config: BenchConfig, o: FleetCallsOptions): 
         ? await CallClient.connectRest(
             { baseUrl: p.api.baseUrl, key: await createOperatorKey(p.sql, 'operator', 'bench operator') },
             p.redis.url,
+            { postsInFlight: o.postsInFlight },
           )
         : await CallClient.connect(p.db.appUrl, p.redis.url);
     const c = client;

@@ -27,7 +27,7 @@ export class CallRepository {
   constructor(readonly pool: Pool) {
     this.db = createDatabase(pool);
     this.toRun = new TurnBatcher(async (ids) => {
-      const loaded = await loadCallsToRun(this.db, ids);
+      const loaded = await loadCallsToRun(this.pool, ids);
       return ids.map((id) => loaded.get(id));
     });
   }

@@ -1,5 +1,16 @@
-import { Kysely, PostgresDialect, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { Pool } from 'pg';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type CompiledQuery,
+  type Insertable,
+  type Selectable,
+  type Updateable,
+} from 'kysely';
+import type { ClientBase, Pool } from 'pg';
 import type { DB } from '../generated/kysely/database';
 
 export type { DB } from '../generated/kysely/database';
@@ -16,4 +27,32 @@ export type RowUpdate<T extends keyof DB> = Updateable<DB[T]>;
 /** The pool stays the caller's: end it, not the Kysely instance (whose destroy() would end the pool too). */
 export function createDatabase(pool: Pool): Database {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * A Kysely that only compiles (it has no connection): for a hot statement built once at load time and run as a
+ * named statement (`executeNamed`), typed from the generated tables like every other query.
+ */
+export const queryCompiler: Database = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/**
+ * Runs a compiled query as a named statement: each connection parses and plans it once and then only binds
+ * (Kysely's driver sends every query unnamed, parsed and planned again each time). For statements that run per
+ * call or per message; `parameters` replace the compiled placeholders' values.
+ */
+export async function executeNamed<R>(
+  db: Pool | ClientBase,
+  name: string,
+  query: CompiledQuery<R>,
+  parameters: readonly unknown[],
+): Promise<R[]> {
+  const { rows } = await db.query<R & object>({ name, text: query.sql, values: [...parameters] });
+  return rows;
 }

@@ -22,6 +22,17 @@ export async function createBenchDatabase(config: BenchConfig, label: string): P
     return u.toString();
   };
   await runMigrations(url(), join(config.root, 'prisma/migrations'));
+  const settings = diagnosticSettings(config);
+  if (settings.length > 0) {
+    const owner = new Client({ connectionString: url() });
+    await owner.connect();
+    try {
+      for (const [key, value] of settings)
+        await owner.query(`ALTER DATABASE "${name}" SET ${key} = '${value}'`);
+    } finally {
+      await owner.end();
+    }
+  }
   return {
     name,
     ownerUrl: url(),
@@ -36,6 +47,23 @@ export async function createBenchDatabase(config: BenchConfig, label: string): P
       }
     },
   };
+}
+
+/** The database settings a diagnostic run asks for (none in a normal run). */
+function diagnosticSettings(config: BenchConfig): [string, string][] {
+  const settings: [string, string][] = [];
+  if (config.BENCH_SYNCHRONOUS_COMMIT === 'off') settings.push(['synchronous_commit', 'off']);
+  const explainMs = config.BENCH_EXPLAIN_SLOWER_THAN_MS;
+  if (explainMs !== undefined) {
+    settings.push(
+      ['session_preload_libraries', 'auto_explain'],
+      ['auto_explain.log_min_duration', `${explainMs}ms`],
+      ['auto_explain.log_analyze', 'on'],
+      ['auto_explain.log_triggers', 'on'],
+      ['auto_explain.log_nested_statements', 'on'],
+    );
+  }
+  return settings;
 }
 
 /** One number from a query on the bench database (counts of rows the broker wrote). */

@@ -1,4 +1,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
+import { loadBenchConfig } from '../config';
+
+const withoutWalFlush = () => loadBenchConfig().BENCH_SYNCHRONOUS_COMMIT === 'off';
 
 /** The machine a figure was measured on, printed with every result. */
 export function machine() {
@@ -10,6 +13,8 @@ export function machine() {
     node: process.version,
     date: new Date().toISOString(),
     loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+    // Said with every figure it changes: a run without the WAL flush is a diagnostic, not the product.
+    ...(withoutWalFlush() ? { synchronousCommit: 'off' } : {}),
   };
 }
 
@@ -19,7 +24,10 @@ export function machine() {
  */
 export function printResult(scenario: string, result: unknown, summary: string[]): void {
   process.stdout.write(`${JSON.stringify({ scenario, machine: machine(), result })}\n`);
-  process.stderr.write(`\n${summary.join('\n')}\n`);
+  const diagnostic = withoutWalFlush()
+    ? ['DIAGNOSTIC RUN: synchronous_commit = off on the bench database (commits not waited for)']
+    : [];
+  process.stderr.write(`\n${[...diagnostic, ...summary].join('\n')}\n`);
 }
 
 /** A plain text table with right-aligned numbers. */

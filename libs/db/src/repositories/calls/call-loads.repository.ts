@@ -1,4 +1,5 @@
-import { sql, type Database } from '../../client/kysely';
+import type { ClientBase, Pool } from 'pg';
+import { executeNamed, queryCompiler, sql } from '../../client/kysely';
 import { selectCallRecord } from './call-columns.repository';
 import { toCallRecord, type CallRecord } from './call-record';
 
@@ -19,12 +20,15 @@ export interface CallToRun {
   policy: DevicePolicy;
 }
 
-/** The query, compiled once per Kysely instance: the runner loads every call it wakes for. */
-const compiled = new WeakMap<Database, ReturnType<typeof compile>>();
+/**
+ * The query, compiled once and run as a named statement: the runner loads every call it wakes for, and a lone
+ * call's load was parsed and planned each time (docs/BENCHMARKS.md §11).
+ */
+const LOAD_CALLS_TO_RUN = compileLoad();
 
-function compile(db: Database) {
+function compileLoad() {
   return (
-    selectCallRecord(db.selectFrom('call'))
+    selectCallRecord(queryCompiler.selectFrom('call'))
       .select([
         sql<string>`(SELECT d.client_id FROM device d WHERE d.id = call.device_id)`.as('boundClientId'),
         sql<Record<
@@ -54,11 +58,11 @@ function compile(db: Database) {
  * Several calls to run in one statement (the orchestrator batches the loads that arrive together: a fleet-wide
  * wave is a few statements, a lone call one). Calls that do not exist are absent from the map.
  */
-export async function loadCallsToRun(db: Database, ids: readonly string[]): Promise<Map<string, CallToRun>> {
-  let query = compiled.get(db);
-  if (!query) compiled.set(db, (query = compile(db)));
-  const bound: typeof query = { ...query, parameters: [ids] };
-  const { rows } = await db.executeQuery(bound);
+export async function loadCallsToRun(
+  db: Pool | ClientBase,
+  ids: readonly string[],
+): Promise<Map<string, CallToRun>> {
+  const rows = await executeNamed(db, 'load-calls-to-run', LOAD_CALLS_TO_RUN, [ids]);
   const loaded = new Map<string, CallToRun>();
   for (const { boundClientId, markings, readOnly, groups, ...call } of rows) {
     loaded.set(call.id, {

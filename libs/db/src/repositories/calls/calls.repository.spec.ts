@@ -4,6 +4,7 @@ import { createDatabase, type Database } from '../../client/kysely';
 import { createPgPool, type Pool } from '../../client/pg-pool';
 import { approvalOfCall, openCallApproval, recordPreflight } from '../approvals';
 import { callByIdempotencyKey, createCall, loadCall } from './call-creation.repository';
+import { loadCallsToRun } from './call-loads.repository';
 import { callStateRepository as state } from './call-state.repository';
 
 const DEVICE = 'a0:85:e3:f4:49:34';
@@ -87,5 +88,35 @@ describe('the calls repository', () => {
       state: 'pending',
       toolHash: 't',
     });
+  });
+
+  it("loads calls to run with their device's policy as it is now, each time the same named statement", async () => {
+    const a = (await newCall())!;
+    const b = (await newCall())!;
+    const first = await loadCallsToRun(pool, [a.id, b.id, randomUUID()]);
+    expect([...first.keys()].sort()).toEqual([a.id, b.id].sort());
+    expect(first.get(a.id)).toMatchObject({
+      call: { id: a.id },
+      policy: { boundClientId: 'uuid-1', groups: [] },
+    });
+    expect(first.get(a.id)!.policy.markings.size).toBe(0);
+    // An operator's marking made after the first load shows in the next one: the statement is prepared, the
+    // answer is not kept.
+    await pool.query(
+      `INSERT INTO tool_marking (device_id, tool_name, sensitive, read_only, marked_by) VALUES ($1, 'self.reboot', true, NULL, $2)`,
+      [DEVICE, operatorId],
+    );
+    const client = await pool.connect();
+    try {
+      for (let i = 0; i < 7; i++) await loadCallsToRun(client, [a.id]); // past pg's switch to a generic plan
+      const again = await loadCallsToRun(client, [a.id]);
+      expect(again.get(a.id)!.policy.markings.get('self.reboot')).toBe(true);
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'load-calls-to-run'`,
+      );
+      expect(rows[0]!.n).toBe(1); // parsed once on this connection, bound eight times
+    } finally {
+      client.release();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createDatabase, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
+import { identityChangeView, type IdentityChangeJson, type IdentityChangeView } from './identity-changes';
 
 type DeviceTable = Row<'device'>;
 
@@ -85,9 +86,11 @@ export interface DeviceDetailRow {
   /** ListenAI devices: their link tokens, never the secrets. */
   linkTokens: LinkTokenJson[];
   firmwareAssignment: FirmwareAssignmentJson | null;
+  /** The latest identity changes, newest first. */
+  identityChanges: IdentityChangeView[];
 }
 
-/** Everything the device page shows, in one round trip (json sub-selects, each on an index). */
+/** Everything the device page shows, in one statement (json sub-selects, each on an index). */
 @Injectable()
 export class DeviceDetailRepository {
   private readonly db: Database;
@@ -97,8 +100,8 @@ export class DeviceDetailRepository {
   }
 
   // json aggregation: one typed sql fragment per sub-select (each on an index), as the page shows it.
-  async find(id: string): Promise<DeviceDetailRow | undefined> {
-    return this.db
+  async find(id: string, identityChanges: number): Promise<DeviceDetailRow | undefined> {
+    const row = await this.db
       .selectFrom('device as d')
       .select([
         'd.id',
@@ -150,8 +153,17 @@ export class DeviceDetailRepository {
                   'offeredAt', a.offered_at)
            FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
           WHERE a.device_id = d.id)`.as('firmwareAssignment'),
+        sql<IdentityChangeJson[]>`coalesce((SELECT json_agg(json_build_object('at', e.at, 'field', e.field,
+                           'previous', e.previous, 'current', e.current, 'source', e.source,
+                           'bootReportId', e.boot_report_id, 'quarantineId', e.quarantine_id,
+                           'operatorId', e.operator_id) ORDER BY e.at DESC, e.id DESC)
+                    FROM (SELECT * FROM device_identity_event WHERE device_id = d.id
+                           ORDER BY at DESC, id DESC LIMIT ${identityChanges}) e), '[]')`.as(
+          'identityChanges',
+        ),
       ])
       .where('d.id', '=', id)
       .executeTakeFirst();
+    return row && { ...row, identityChanges: row.identityChanges.map(identityChangeView) };
   }
 }

@@ -73,11 +73,15 @@ describe('the audit service', () => {
     await Promise.all(
       // The middle one names an operator that does not exist: its row breaks the foreign key.
       [operatorId, randomUUID(), operatorId].map((id, i) =>
-        audit.record(actor(id), { ip: '127.0.0.1' }, {
-          action: 'test.batch',
-          targetType: 'test',
-          targetId: `${marker}-${i}`,
-        }),
+        audit.record(
+          actor(id),
+          { ip: '127.0.0.1' },
+          {
+            action: 'test.batch',
+            targetType: 'test',
+            targetId: `${marker}-${i}`,
+          },
+        ),
       ),
     );
     const { rows } = await pool.query<{ target_id: string }>(

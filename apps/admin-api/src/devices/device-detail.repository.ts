@@ -155,7 +155,7 @@ export class DeviceDetailRepository {
           WHERE a.device_id = d.id)`.as('firmwareAssignment'),
         sql<IdentityChangeJson[]>`coalesce((SELECT json_agg(json_build_object('at', e.at, 'field', e.field,
                            'previous', e.previous, 'current', e.current, 'source', e.source,
-                           'bootReportId', e.boot_report_id, 'quarantineId', e.quarantine_id,
+                           'bootReportId', e.boot_report_id::text, 'quarantineId', e.quarantine_id,
                            'operatorId', e.operator_id) ORDER BY e.at DESC, e.id DESC)
                     FROM (SELECT * FROM device_identity_event WHERE device_id = d.id
                            ORDER BY at DESC, id DESC LIMIT ${identityChanges}) e), '[]')`.as(

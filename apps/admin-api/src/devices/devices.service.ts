@@ -6,9 +6,6 @@ import { DevicesRepository, type DeviceRow } from './devices.repository';
 import type { DeviceListQuery, DeviceSummary } from './devices.schemas';
 import { PresenceRepository, type ConnectionRow } from './presence.repository';
 
-/** The device page shows the latest identity changes; each one cites its boot report or decision. */
-const IDENTITY_CHANGES_SHOWN = 20;
-
 export type DeviceDetail = DeviceDetailRow;
 
 @Injectable()
@@ -27,7 +24,7 @@ export class DevicesService {
   }
 
   async detail(id: string): Promise<DeviceDetail> {
-    const device = await this.details.find(id, IDENTITY_CHANGES_SHOWN);
+    const device = await this.details.find(id);
     if (!device) throw notFound('device', id);
     return device;
   }

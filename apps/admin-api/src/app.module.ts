@@ -1,5 +1,4 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from '@fleet/telemetry';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApprovalsModule } from './approvals/approvals.module';
@@ -15,7 +14,6 @@ import { FirmwareModule } from './firmware/firmware.module';
 import { FleetSummaryModule } from './fleet-summary/fleet-summary.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
-import { RequestPolicyInterceptor } from './http/request-policy.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InfraModule } from './infra/infra.module';
 import { McpModule } from './mcp/mcp.module';
@@ -64,8 +62,7 @@ export class AppModule {
         ...API_MODULES,
         McpModule, // `/mcp`, outside /api/v1 and its OpenAPI document
       ],
-      // Audit, the depth limit, undeclared input and idempotency, in that order, in one pass.
-      providers: [{ provide: APP_INTERCEPTOR, useClass: RequestPolicyInterceptor }],
+      // Audit, the depth limit, undeclared input and idempotency are declared on each route (http/route-policy).
     };
   }
 }

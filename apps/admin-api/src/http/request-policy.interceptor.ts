@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { auditEntryOf, declaredAuditSpec, statusOf, type AuditSpec } from '../audit/audited';
 import { AuditService } from '../audit/audit.service';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import { IdempotentRequests, isIdempotent } from '../idempotency/idempotent-requests';
 import { originOf } from './actor';
 import { JsonDepthRefusals } from './json-depth-refusals';
 import { routeSchemas, type RouteSchemas } from './route-metadata';
@@ -97,7 +97,7 @@ export class RequestPolicyInterceptor implements NestInterceptor {
       route = {
         audit: declaredAuditSpec(this.reflector, handler),
         schemas: routeSchemas(context.getClass().prototype as object, handler.name),
-        idempotent: this.idempotency.isIdempotent(handler),
+        idempotent: isIdempotent(handler),
         status: routeStatus(context, this.reflector),
       };
       this.routes.set(handler, route);

@@ -1,6 +1,7 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
-import type { RouteSchemas } from './route-metadata';
+import { routeSchemas, type RouteSchemas } from './route-metadata';
 
 /**
  * Unknown fields are refused everywhere, not only where a schema exists: a route that declares no query
@@ -30,4 +31,26 @@ function hasBody(body: unknown): boolean {
   if (body === undefined || body === null) return false;
   if (typeof body === 'object' && !Buffer.isBuffer(body)) return Object.keys(body).length > 0;
   return true;
+}
+
+/**
+ * The same rule for a read, whose route has no other policy to run (RequestPolicyInterceptor runs it for routes
+ * that change something, where the refusal is audited). A method guard: it runs after the global AuthGuard, as
+ * the interceptor did, so an anonymous caller learns nothing of a route's inputs.
+ */
+@Injectable()
+export class UndeclaredInputGuard implements CanActivate {
+  private readonly schemas = new WeakMap<object, RouteSchemas>();
+
+  canActivate(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let schemas = this.schemas.get(handler);
+    if (!schemas) {
+      schemas = routeSchemas(context.getClass().prototype as object, handler.name);
+      this.schemas.set(handler, schemas);
+    }
+    const refusal = undeclaredInputError(context.switchToHttp().getRequest<FastifyRequest>(), schemas);
+    if (refusal) throw refusal;
+    return true;
+  }
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { createParamDecorator, Injectable, SetMetadata, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { canonicalJson } from '@fleet/domain';
 import { ApiError } from '../http/api-error';
@@ -14,6 +13,11 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** A POST that starts something: a retry with the same Idempotency-Key replays the first answer. */
 export const Idempotent = () => SetMetadata(IDEMPOTENT_KEY, true);
 
+/** Whether the route replays a retried answer (`@Idempotent`). */
+export function isIdempotent(handler: RouteHandler): boolean {
+  return Reflect.getMetadata(IDEMPOTENT_KEY, handler) === true;
+}
+
 /** The request's Idempotency-Key, for services that also key their own rows by it. */
 export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined =>
   headerKey(ctx.switchToHttp().getRequest<FastifyRequest>()),
@@ -26,15 +30,7 @@ export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionCo
  */
 @Injectable()
 export class IdempotentRequests {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly records: IdempotencyRepository,
-  ) {}
-
-  /** Whether the route replays a retried answer (`@Idempotent`). */
-  isIdempotent(handler: RouteHandler): boolean {
-    return this.reflector.get<boolean | undefined>(IDEMPOTENT_KEY, handler) === true;
-  }
+  constructor(private readonly records: IdempotencyRepository) {}
 
   /**
    * The handler's answer, or the first answer to this key replayed (the handler then does not run). `status` is

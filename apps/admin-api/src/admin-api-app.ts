@@ -12,6 +12,7 @@ import { registerConsole } from './console/serve-console';
 import { registerAnswerValidation } from './http/answer-validation';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { registerRequestTelemetry } from './http/request-telemetry';
+import { assertRequestPolicy, declareRequestPolicy } from './http/route-policy';
 import { METRICS_REGISTRY, REDIS } from './infra/tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { registerDocs } from './openapi/register-docs';
@@ -43,10 +44,13 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
     { parseAs: 'buffer', bodyLimit: 16 * 1024 * 1024 },
     (_request, body, done) => done(null, body),
   );
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, logger), adapter, {
+  const root = AppModule.forRoot(config, logger);
+  declareRequestPolicy(root);
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: false,
     abortOnError: false,
   });
+  assertRequestPolicy(app);
   registerRequestTelemetry(adapter.getInstance(), app.get<Registry>(METRICS_REGISTRY));
   registerCredentialFlush(adapter.getInstance(), app.get(CredentialChanges));
   app.useGlobalFilters(new ApiExceptionFilter(logger));

@@ -1,9 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from '@fleet/telemetry';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApprovalsModule } from './approvals/approvals.module';
-import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CallsModule } from './calls/calls.module';
@@ -16,9 +14,6 @@ import { FirmwareModule } from './firmware/firmware.module';
 import { FleetSummaryModule } from './fleet-summary/fleet-summary.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
-import { JsonDepthInterceptor } from './http/json-depth.interceptor';
-import { UndeclaredInputInterceptor } from './http/undeclared-input.interceptor';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { InfraModule } from './infra/infra.module';
 import { McpModule } from './mcp/mcp.module';
@@ -67,15 +62,7 @@ export class AppModule {
         ...API_MODULES,
         McpModule, // `/mcp`, outside /api/v1 and its OpenAPI document
       ],
-      // Audit outermost (a refused request is audited too), then refusing a body nested too deep (before anything
-      // walks it), then refusing undeclared input, then idempotency (a replayed answer is audited as the request
-      // it answers).
-      providers: [
-        { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: JsonDepthInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: UndeclaredInputInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-      ],
+      // Audit, the depth limit, undeclared input and idempotency are declared on each route (http/route-policy).
     };
   }
 }

@@ -109,6 +109,29 @@ describe('call requests', () => {
     expect(result).toMatchObject({ ok: false, error: 'unknown_device' });
   });
 
+  it('refuse, when asked, a call to a device in a refused status or unknown, writing nothing', async () => {
+    const revoked = 'a0:85:e3:00:00:77';
+    await pool.query(
+      `INSERT INTO device (id, client_id, status, updated_at) VALUES ($1, 'revoked-uuid', 'revoked', now())`,
+      [revoked],
+    );
+    const options = { refuseDeviceStatuses: ['revoked', 'decommissioned'] as const };
+    const ask = (deviceId: string) =>
+      calls.request({ deviceId, tool: 'self.get_device_status', origin: 'agent' }, options);
+    expect(await ask(revoked)).toMatchObject({
+      ok: false,
+      error: 'device_unavailable',
+      deviceStatus: 'revoked',
+    });
+    expect(await ask('ff:ff:ff:ff:ff:fe')).toMatchObject({ ok: false, error: 'unknown_device' });
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM call WHERE device_id = $1', [revoked]);
+    expect(rows[0].n).toBe(0);
+    // Without the option the producer writes the call as before (the orchestrator decides).
+    expect(
+      await calls.request({ deviceId: revoked, tool: 'self.get_device_status', origin: 'agent' }),
+    ).toMatchObject({ ok: true, created: true });
+  });
+
   it('create the calls asked for together, refusing only the one whose device nobody knows', async () => {
     const asked = await Promise.all(
       [mac, 'ff:ff:ff:ff:ff:fe', mac].map((deviceId) =>

@@ -78,7 +78,18 @@ export type CallRequestResult =
        */
       wakeDeferred?: string;
     }
-  | { ok: false; error: 'unknown_device' | 'idempotency_conflict'; message: string };
+  | { ok: false; error: 'unknown_device' | 'idempotency_conflict'; message: string }
+  | { ok: false; error: 'device_unavailable'; deviceStatus: GateFacts['deviceStatus']; message: string };
+
+/** What a producer asks of a request besides the call itself. */
+export interface RequestOptions {
+  /**
+   * Refuses the call (`device_unavailable`) to a device in one of these statuses, and one to a device nobody knows
+   * (`unknown_device`) before anything is written. The status comes with the gate's read of the same turn: no
+   * statement of its own.
+   */
+  refuseDeviceStatuses?: readonly GateFacts['deviceStatus'][];
+}
 
 /**
  * Creates a call row and wakes its partition's owner. Idempotency lives in Postgres (a unique key), not in
@@ -109,7 +120,7 @@ export class CallRequests {
    * Runs in a producer span of the caller's trace (or of `traceparent`); the row and the job carry that span's
    * traceparent, so the orchestrator's work continues the same trace (DESIGN §2).
    */
-  async request(input: CallRequest): Promise<CallRequestResult> {
+  async request(input: CallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
     const parsed = callRequestSchema.parse(input);
     return inSpan(
       'call.request',
@@ -119,7 +130,10 @@ export class CallRequests {
       },
       async (span) => {
         const traceparent = currentTraceparent() ?? parsed.traceparent;
-        const result = await this.requestInTrace({ ...parsed, ...(traceparent ? { traceparent } : {}) });
+        const result = await this.requestInTrace(
+          { ...parsed, ...(traceparent ? { traceparent } : {}) },
+          options,
+        );
         if (result.ok) span.setAttribute('call.id', result.callId);
         else span.setAttribute('call.refused', result.error);
         return result;
@@ -127,11 +141,11 @@ export class CallRequests {
     );
   }
 
-  private async requestInTrace(r: ParsedRequest): Promise<CallRequestResult> {
+  private async requestInTrace(r: ParsedRequest, options: RequestOptions): Promise<CallRequestResult> {
     const partition = partitionOf(r.deviceId);
     let result: CallRequestResult;
     try {
-      result = await this.insert(r, partition);
+      result = await this.insert(r, partition, options);
     } catch (err) {
       if ((err as { code?: string }).code === '23503') {
         return { ok: false, error: 'unknown_device', message: `no device ${r.deviceId}` };
@@ -215,11 +229,29 @@ export class CallRequests {
    * INSERT (autocommitted); the gate's read sees the same committed markings inside a READ COMMITTED transaction
    * as outside one.
    */
-  private async insert(r: ParsedRequest, partition: number): Promise<CallRequestResult> {
-    const gated =
-      r.origin === 'operator' &&
-      r.operatorId !== undefined &&
-      isUserOnlyTool(r.tool, await this.gateReads.submit({ deviceId: r.deviceId, tool: r.tool })) === true;
+  private async insert(
+    r: ParsedRequest,
+    partition: number,
+    options: RequestOptions,
+  ): Promise<CallRequestResult> {
+    const operatorCall = r.origin === 'operator' && r.operatorId !== undefined;
+    const refused = options.refuseDeviceStatuses;
+    const facts =
+      operatorCall || refused
+        ? await this.gateReads.submit({ deviceId: r.deviceId, tool: r.tool })
+        : undefined;
+    if (refused) {
+      if (!facts) return { ok: false, error: 'unknown_device', message: `no device ${r.deviceId}` };
+      if (refused.includes(facts.deviceStatus)) {
+        return {
+          ok: false,
+          error: 'device_unavailable',
+          deviceStatus: facts.deviceStatus,
+          message: `device ${r.deviceId} is ${facts.deviceStatus}`,
+        };
+      }
+    }
+    const gated = operatorCall && isUserOnlyTool(r.tool, facts) === true;
     const call = newCall(r, partition, gated ? 'awaiting_approval' : 'queued');
     if (!gated) {
       const created = await this.inserts.submit(call);

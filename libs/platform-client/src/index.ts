@@ -1,4 +1,10 @@
-export { CallRequests, callRequestSchema, type CallRequest, type CallRequestResult } from './call-requests';
+export {
+  CallRequests,
+  callRequestSchema,
+  type CallRequest,
+  type CallRequestResult,
+  type RequestOptions,
+} from './call-requests';
 export { PlatformEventBus, subscribePlatformEvents } from './platform-event-bus';
 export { WebhookNotifier } from './webhook-notifier';
 export { isUserOnlyTool } from './user-only-gate';

@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import { reasonText, uuidParams } from '../http/common-schemas';
 import { cursorParam, limitParam, type Page } from '../http/cursor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams, ValidQuery } from '../http/validation';
-import { Idempotent } from '../idempotency/idempotency.interceptor';
+import { Idempotent } from '../idempotency/idempotent-requests';
 import type { ApprovalRow } from './approvals.repository';
 import { ApprovalsService, type Decision } from './approvals.service';
 

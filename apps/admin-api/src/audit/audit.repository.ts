@@ -21,20 +21,23 @@ export class AuditRepository {
     this.db = createDatabase(pool);
   }
 
-  async insert(row: AuditRow): Promise<void> {
+  /** The rows in one statement (autocommitted): all of them are written, or none. */
+  async insertMany(rows: readonly AuditRow[]): Promise<void> {
     await this.db
       .insertInto('audit_event')
-      .values({
-        operator_id: row.operatorId,
-        api_key_id: row.apiKeyId,
-        action: row.action,
-        target_type: row.targetType,
-        target_id: row.targetId,
-        // jsonb as text: pg would send a JS array as a Postgres array
-        details: row.details === null ? null : JSON.stringify(row.details),
-        ip: row.ip,
-        user_agent: row.userAgent,
-      })
+      .values(
+        rows.map((row) => ({
+          operator_id: row.operatorId,
+          api_key_id: row.apiKeyId,
+          action: row.action,
+          target_type: row.targetType,
+          target_id: row.targetId,
+          // jsonb as text: pg would send a JS array as a Postgres array
+          details: row.details === null ? null : JSON.stringify(row.details),
+          ip: row.ip,
+          user_agent: row.userAgent,
+        })),
+      )
       .execute();
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { ADMIN_API_CONFIG, secureCookies, type AdminApiConfig } from '../config';
 import { CurrentActor, Origin, type Actor, type RequestOrigin } from '../http/actor';
 import { Doc, Roles } from '../http/route-metadata';

@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import type { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import { deviceIdParams, uuidParams } from '../http/common-schemas';
 import type { Page } from '../http/cursor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams, ValidQuery } from '../http/validation';
-import { Idempotent, IdempotencyKey } from '../idempotency/idempotency.interceptor';
+import { Idempotent, IdempotencyKey } from '../idempotency/idempotent-requests';
 import type { CallSummaryRow } from './calls.repository';
 import {
   callCreatedView,

@@ -86,15 +86,6 @@ export class CallsRepository {
     this.db = createDatabase(pool);
   }
 
-  async deviceStatus(deviceId: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('device')
-      .select('status')
-      .where('id', '=', deviceId)
-      .executeTakeFirst();
-    return row?.status;
-  }
-
   async get(id: string): Promise<CallRow | undefined> {
     return this.db
       .selectFrom('call as c')

@@ -3,7 +3,8 @@ import { VERDICT_MEANING } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor } from '../http/actor';
-import { ApiError, conflict, notFound } from '../http/api-error';
+import { conflict, notFound } from '../http/api-error';
+import { refusal, UNAVAILABLE_STATUSES } from './call-refusal';
 import { toPage, type Page } from '../http/cursor';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
 import type { CallCreatedView, CallListQuery, CreateCallBody } from './calls.schemas';
@@ -38,29 +39,24 @@ export class CallsService {
     body: CreateCallBody,
     idempotencyKey?: string,
   ): Promise<CallCreatedView> {
-    const status = await this.calls.deviceStatus(deviceId);
-    if (status === undefined) throw notFound('device', deviceId);
-    if (status === 'revoked' || status === 'decommissioned') {
-      throw conflict('device_unavailable', `device ${deviceId} is ${status}; nothing can be sent to it`);
-    }
-    const result = await this.requests.request({
-      deviceId,
-      tool: body.tool,
-      arguments: body.arguments,
-      origin: 'operator',
-      operatorId: actor.operatorId,
-      ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
-      ...(body.reason ? { reason: body.reason } : {}),
-      // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
-      ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
-      ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
-      // A per-call TTL, never longer than the platform allows (CALL_APPROVAL_TTL_S).
-      approvalTtlMs: Math.min(body.approvalTtlS ?? Infinity, this.config.CALL_APPROVAL_TTL_S) * 1000,
-    });
-    if (!result.ok) {
-      if (result.error === 'unknown_device') throw notFound('device', deviceId);
-      throw new ApiError(422, 'idempotency_key_reused', result.message);
-    }
+    const result = await this.requests.request(
+      {
+        deviceId,
+        tool: body.tool,
+        arguments: body.arguments,
+        origin: 'operator',
+        operatorId: actor.operatorId,
+        ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
+        ...(body.reason ? { reason: body.reason } : {}),
+        // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
+        ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
+        ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
+        // A per-call TTL, never longer than the platform allows (CALL_APPROVAL_TTL_S).
+        approvalTtlMs: Math.min(body.approvalTtlS ?? Infinity, this.config.CALL_APPROVAL_TTL_S) * 1000,
+      },
+      { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
+    );
+    if (!result.ok) throw refusal(deviceId, result);
     return {
       id: result.callId,
       state: result.state,

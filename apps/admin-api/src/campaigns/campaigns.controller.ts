@@ -1,11 +1,11 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import type { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import { uuidParams } from '../http/common-schemas';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams, ValidQuery } from '../http/validation';
-import { Idempotent, IdempotencyKey } from '../idempotency/idempotency.interceptor';
+import { Idempotent, IdempotencyKey } from '../idempotency/idempotent-requests';
 import { CampaignTransitionsService } from './campaign-transitions.service';
 import {
   campaignListQuery,

@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createDatabase, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
+import { identityChangeView, type IdentityChangeJson, type IdentityChangeView } from './identity-changes';
 
 type DeviceTable = Row<'device'>;
+
+/** The device page shows the latest identity changes; each one cites its boot report or decision. */
+const IDENTITY_CHANGES_SHOWN = 20;
 
 /** A json sub-select's object: its timestamps arrive as ISO strings, not as Dates. */
 type AsJson<T> = {
@@ -85,73 +89,102 @@ export interface DeviceDetailRow {
   /** ListenAI devices: their link tokens, never the secrets. */
   linkTokens: LinkTokenJson[];
   firmwareAssignment: FirmwareAssignmentJson | null;
+  /** The latest identity changes, newest first. */
+  identityChanges: IdentityChangeView[];
 }
 
-/** Everything the device page shows, in one round trip (json sub-selects, each on an index). */
+type DetailResult = Omit<DeviceDetailRow, 'identityChanges'> & { identityChanges: IdentityChangeJson[] };
+
+/** Everything the device page shows, in one statement (json sub-selects, each on an index). */
 @Injectable()
 export class DeviceDetailRepository {
   private readonly db: Database;
 
-  constructor(@Inject(PG_POOL) pool: Pool) {
+  /** Compiled once: building and compiling this statement cost more of a request than running it. */
+  private readonly query: ReturnType<typeof compileDetail>;
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
     this.db = createDatabase(pool);
+    this.query = compileDetail(this.db);
   }
 
-  // json aggregation: one typed sql fragment per sub-select (each on an index), as the page shows it.
   async find(id: string): Promise<DeviceDetailRow | undefined> {
-    return this.db
-      .selectFrom('device as d')
-      .select([
-        'd.id',
-        sql<string>`left(d.client_id, 8)`.as('clientIdFingerprint'),
-        'd.serial_number as serialNumber',
-        'd.dialect',
-        'd.status',
-        'd.board',
-        'd.board_name as boardName',
-        'd.firmware_version as firmwareVersion',
-        'd.ota_label as otaLabel',
-        'd.chip_model as chipModel',
-        'd.online',
-        'd.connection_id as connectionId',
-        'd.last_seen_at as lastSeenAt',
-        'd.last_boot_at as lastBootAt',
-        'd.last_status as lastStatus',
-        'd.last_status_at as lastStatusAt',
-        sql<boolean>`d.status = 'awaiting_activation'`.as('awaitingActivation'),
-        'd.created_at as createdAt',
-        'd.updated_at as updatedAt',
-        sql<CatalogJson | null>`(SELECT json_build_object('versionId', v.id, 'version', v.version, 'hash', c.hash,
+    // A named statement: each connection plans it once, not on every request (planning its eight sub-selects
+    // cost Postgres several times what running them does).
+    const { rows } = await this.pool.query<DetailResult>({
+      name: 'device-detail',
+      text: this.query.sql,
+      values: [id],
+    });
+    const row = rows[0];
+    return row && { ...row, identityChanges: row.identityChanges.map(identityChangeView) };
+  }
+}
+
+// json aggregation: one typed sql fragment per sub-select (each on an index), as the page shows it. The device
+// id is the statement's only parameter (a placeholder here; each find passes the real one in its place).
+function compileDetail(db: Database) {
+  return db
+    .selectFrom('device as d')
+    .select([
+      'd.id',
+      sql<string>`left(d.client_id, 8)`.as('clientIdFingerprint'),
+      'd.serial_number as serialNumber',
+      'd.dialect',
+      'd.status',
+      'd.board',
+      'd.board_name as boardName',
+      'd.firmware_version as firmwareVersion',
+      'd.ota_label as otaLabel',
+      'd.chip_model as chipModel',
+      'd.online',
+      'd.connection_id as connectionId',
+      'd.last_seen_at as lastSeenAt',
+      'd.last_boot_at as lastBootAt',
+      'd.last_status as lastStatus',
+      'd.last_status_at as lastStatusAt',
+      sql<boolean>`d.status = 'awaiting_activation'`.as('awaitingActivation'),
+      'd.created_at as createdAt',
+      'd.updated_at as updatedAt',
+      sql<CatalogJson | null>`(SELECT json_build_object('versionId', v.id, 'version', v.version, 'hash', c.hash,
                   'toolCount', c.tool_count, 'discoveredAt', v.discovered_at,
                   'lastConfirmedAt', v.last_confirmed_at)
            FROM device_catalog_version v JOIN tool_catalog c ON c.id = v.catalog_id
           WHERE v.id = d.catalog_version_id)`.as('catalog'),
-        sql<ConnectionJson | null>`(SELECT json_build_object('id', k.id, 'brokerId', k.broker_id,
+      sql<ConnectionJson | null>`(SELECT json_build_object('id', k.id, 'brokerId', k.broker_id,
                   'remoteAddress', k.remote_address, 'openedAt', k.opened_at, 'onlineAt', k.online_at)
            FROM connection k WHERE k.id = d.connection_id)`.as('connection'),
-        sql<GroupJson[]>`coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name,
+      sql<GroupJson[]>`coalesce((SELECT json_agg(json_build_object('id', g.id, 'name', g.name,
                            'timeZone', g.time_zone) ORDER BY g.name)
                     FROM device_group_member m JOIN device_group g ON g.id = m.group_id
                    WHERE m.device_id = d.id), '[]')`.as('groups'),
-        sql<string[]>`coalesce((SELECT json_agg(t.tag ORDER BY t.tag) FROM device_tag t
+      sql<string[]>`coalesce((SELECT json_agg(t.tag ORDER BY t.tag) FROM device_tag t
                    WHERE t.device_id = d.id), '[]')`.as('tags'),
-        sql<QuarantineJson[]>`coalesce((SELECT json_agg(json_build_object('id', q.id,
+      sql<QuarantineJson[]>`coalesce((SELECT json_agg(json_build_object('id', q.id,
                            'claimedClientIdFingerprint', left(q.claimed_client_id, 8),
                            'claimedSerial', q.claimed_serial, 'remoteAddress', q.remote_address,
                            'createdAt', q.created_at) ORDER BY q.created_at)
                     FROM device_quarantine q WHERE q.device_id = d.id AND q.state = 'pending'), '[]')`.as(
-          'quarantine',
-        ),
-        sql<LinkTokenJson[]>`coalesce((SELECT json_agg(json_build_object('id', t.id, 'prefix', t.prefix,
+        'quarantine',
+      ),
+      sql<LinkTokenJson[]>`coalesce((SELECT json_agg(json_build_object('id', t.id, 'prefix', t.prefix,
                            'createdAt', t.created_at, 'revokedAt', t.revoked_at, 'lastUsedAt', t.last_used_at)
                            ORDER BY t.created_at DESC)
                     FROM device_link_token t WHERE t.device_id = d.id), '[]')`.as('linkTokens'),
-        sql<FirmwareAssignmentJson | null>`(SELECT json_build_object('firmwareId', a.firmware_id,
+      sql<FirmwareAssignmentJson | null>`(SELECT json_build_object('firmwareId', a.firmware_id,
                   'version', f.version, 'campaignId', a.campaign_id, 'assignedAt', a.assigned_at,
                   'offeredAt', a.offered_at)
            FROM firmware_assignment a JOIN firmware f ON f.id = a.firmware_id
           WHERE a.device_id = d.id)`.as('firmwareAssignment'),
-      ])
-      .where('d.id', '=', id)
-      .executeTakeFirst();
-  }
+      sql<IdentityChangeJson[]>`coalesce((SELECT json_agg(json_build_object('at', e.at, 'field', e.field,
+                           'previous', e.previous, 'current', e.current, 'source', e.source,
+                           'bootReportId', e.boot_report_id::text, 'quarantineId', e.quarantine_id,
+                           'operatorId', e.operator_id) ORDER BY e.at DESC, e.id DESC)
+                    FROM (SELECT * FROM device_identity_event WHERE device_id = d.id
+                           ORDER BY at DESC, id DESC LIMIT ${sql.lit(IDENTITY_CHANGES_SHOWN)}) e), '[]')`.as(
+        'identityChanges',
+      ),
+    ])
+    .where('d.id', '=', '')
+    .compile();
 }

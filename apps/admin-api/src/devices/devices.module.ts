@@ -8,7 +8,6 @@ import { DeviceStatusRepository } from './device-status.repository';
 import { DevicesController } from './devices.controller';
 import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
-import { IdentityEventsRepository } from './identity-events.repository';
 import { PresenceRepository } from './presence.repository';
 
 @Module({
@@ -20,7 +19,6 @@ import { PresenceRepository } from './presence.repository';
     DeviceDetailRepository,
     DeviceStatusRepository,
     PresenceRepository,
-    IdentityEventsRepository,
     DeviceRegistrationRepository,
     DeviceRegistrationService,
   ],

@@ -3,14 +3,10 @@ import { notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
 import { DeviceDetailRepository, type DeviceDetailRow } from './device-detail.repository';
 import { DevicesRepository, type DeviceRow } from './devices.repository';
-import { IdentityEventsRepository, type IdentityChangeView } from './identity-events.repository';
 import type { DeviceListQuery, DeviceSummary } from './devices.schemas';
 import { PresenceRepository, type ConnectionRow } from './presence.repository';
 
-/** The device page shows the latest identity changes; each one cites its boot report or decision. */
-const IDENTITY_CHANGES_SHOWN = 20;
-
-export type DeviceDetail = DeviceDetailRow & { identityChanges: IdentityChangeView[] };
+export type DeviceDetail = DeviceDetailRow;
 
 @Injectable()
 export class DevicesService {
@@ -18,7 +14,6 @@ export class DevicesService {
     private readonly devices: DevicesRepository,
     private readonly details: DeviceDetailRepository,
     private readonly presence: PresenceRepository,
-    private readonly identity: IdentityEventsRepository,
   ) {}
 
   async list(q: DeviceListQuery): Promise<Page<DeviceSummary>> {
@@ -29,12 +24,9 @@ export class DevicesService {
   }
 
   async detail(id: string): Promise<DeviceDetail> {
-    const [device, identityChanges] = await Promise.all([
-      this.details.find(id),
-      this.identity.recent(id, IDENTITY_CHANGES_SHOWN),
-    ]);
+    const device = await this.details.find(id);
     if (!device) throw notFound('device', id);
-    return { ...device, identityChanges };
+    return device;
   }
 
   async presenceHistory(

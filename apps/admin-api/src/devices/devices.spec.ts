@@ -93,6 +93,9 @@ describe('the fleet list', () => {
     // Routes without a query schema take no query either.
     const detail = await h.request('GET', `/api/v1/devices/${all[0]}?verbose=1`, { key: viewer.key });
     expect(detail.body.issues).toEqual([{ field: 'query.verbose', message: 'unknown field' }]);
+    // Who is asking is settled first: an anonymous caller learns nothing of a route's inputs.
+    const anonymous = await h.request('GET', `/api/v1/devices/${all[0]}?verbose=1`);
+    expect(anonymous.status).toBe(401);
     const body = await h.request('POST', '/api/v1/auth/logout', {
       key: viewer.key,
       body: { everywhere: true },

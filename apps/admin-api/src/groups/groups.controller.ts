@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import type { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { deviceIdParams, uuidParams } from '../http/common-schemas';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams } from '../http/validation';

@@ -1,4 +1,4 @@
-import { SetMetadata } from '@nestjs/common';
+import { SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Role } from '@fleet/auth';
 
@@ -6,6 +6,9 @@ import type { Role } from '@fleet/auth';
 export const ROLE_KEY = 'fleet:role';
 export const SCHEMAS_KEY = 'fleet:schemas';
 export const DOC_KEY = 'fleet:doc';
+
+/** A route's handler, as Nest's execution context names it (what route metadata is read from). */
+export type RouteHandler = ReturnType<ExecutionContext['getHandler']>;
 
 export type SchemaLocation = 'body' | 'query' | 'params';
 export type RouteSchemas = Partial<Record<SchemaLocation, z.ZodType>>;

@@ -1,5 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { IdempotencyRepository } from './idempotency.repository';
+import { IdempotentRequests } from './idempotent-requests';
 
-@Module({ providers: [IdempotencyRepository], exports: [IdempotencyRepository] })
+// Global: every controller's module provides the request policy, which writes audit rows and replays answers.
+@Global()
+@Module({
+  providers: [IdempotencyRepository, IdempotentRequests],
+  exports: [IdempotencyRepository, IdempotentRequests],
+})
 export class IdempotencyModule {}

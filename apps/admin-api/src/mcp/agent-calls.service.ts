@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { CallState } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { AuditService, auditableBody } from '../audit/audit.service';
-import { CallsRepository } from '../calls/calls.repository';
+import { refusal, UNAVAILABLE_STATUSES } from '../calls/call-refusal';
 import { CallsService } from '../calls/calls.service';
 import type { Actor, RequestOrigin } from '../http/actor';
-import { ApiError, conflict, notFound } from '../http/api-error';
+import { ApiError } from '../http/api-error';
 import type { AgentIdentity } from './agent-identity';
 import type { CallToolInput } from './mcp-schemas';
 
@@ -24,7 +24,6 @@ export interface AgentCaller {
 export class AgentCallsService {
   constructor(
     private readonly requests: CallRequests,
-    private readonly calls: CallsRepository,
     private readonly operatorCalls: CallsService,
     private readonly audit: AuditService,
   ) {}
@@ -86,34 +85,26 @@ export class AgentCallsService {
     { actor, agent }: AgentCaller,
     input: CallToolInput,
   ): Promise<{ callId: string; state: CallState }> {
-    const status = await this.calls.deviceStatus(input.deviceId);
-    if (status === undefined) throw notFound('device', input.deviceId);
-    if (status === 'revoked' || status === 'decommissioned') {
-      throw conflict(
-        'device_unavailable',
-        `device ${input.deviceId} is ${status}; nothing can be sent to it`,
-      );
-    }
-    const result = await this.requests.request({
-      deviceId: input.deviceId,
-      tool: input.tool,
-      arguments: input.arguments,
-      origin: 'agent',
-      agentId: agent.agentId,
-      operatorId: actor.operatorId,
-      ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
-      ...(input.reason ? { reason: input.reason } : {}),
-      context: { agent: agent.context },
-      // Scoped to the person, as the REST route's keys are, and apart from them.
-      ...(input.idempotencyKey
-        ? { idempotencyKey: `operator:${actor.operatorId}:mcp:${input.idempotencyKey}` }
-        : {}),
-      ...(input.deliveryDeadlineS ? { deliveryDeadlineMs: input.deliveryDeadlineS * 1000 } : {}),
-    });
-    if (!result.ok) {
-      if (result.error === 'unknown_device') throw notFound('device', input.deviceId);
-      throw new ApiError(422, 'idempotency_key_reused', result.message);
-    }
+    const result = await this.requests.request(
+      {
+        deviceId: input.deviceId,
+        tool: input.tool,
+        arguments: input.arguments,
+        origin: 'agent',
+        agentId: agent.agentId,
+        operatorId: actor.operatorId,
+        ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
+        ...(input.reason ? { reason: input.reason } : {}),
+        context: { agent: agent.context },
+        // Scoped to the person, as the REST route's keys are, and apart from them.
+        ...(input.idempotencyKey
+          ? { idempotencyKey: `operator:${actor.operatorId}:mcp:${input.idempotencyKey}` }
+          : {}),
+        ...(input.deliveryDeadlineS ? { deliveryDeadlineMs: input.deliveryDeadlineS * 1000 } : {}),
+      },
+      { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
+    );
+    if (!result.ok) throw refusal(input.deviceId, result);
     // The orchestrator announces the call (DESIGN §1: its one owner).
     return { callId: result.callId, state: result.state };
   }

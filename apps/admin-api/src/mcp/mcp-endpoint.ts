@@ -9,7 +9,7 @@ import { bearerOf } from '../auth/auth.guard';
 import { AuthService } from '../auth/auth.service';
 import { originOf, type Actor } from '../http/actor';
 import { ApiError } from '../http/api-error';
-import { JsonDepthRefusals } from '../http/json-depth.interceptor';
+import { JsonDepthRefusals } from '../http/json-depth-refusals';
 import { LOGGER } from '../infra/tokens';
 import type { McpSession } from './mcp-session';
 import { McpSessions } from './mcp-sessions';

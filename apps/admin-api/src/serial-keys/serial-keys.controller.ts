@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import type { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import type { Page } from '../http/cursor';
 import { Doc, Roles } from '../http/route-metadata';

@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { deviceIdParams, uuidParams } from '../http/common-schemas';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams } from '../http/validation';
-import { Idempotent } from '../idempotency/idempotency.interceptor';
+import { Idempotent } from '../idempotency/idempotent-requests';
 import type { TurnRow } from './utterances.repository';
 import { UtterancesService } from './utterances.service';
 

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { z } from 'zod';
-import { Audited } from '../audit/audit.interceptor';
+import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import { uuidParams } from '../http/common-schemas';
 import { limitParam } from '../http/cursor';

@@ -1,7 +1,9 @@
-import { sql, type Database } from '../../client/kysely';
+import { sql, type Database, type Row } from '../../client/kysely';
 
 /** What the user-only gate reads of one tool on one device (libs/domain's toolSensitivity decides from it). */
 export interface GateFacts {
+  /** The device's status: a producer that refuses revoked devices learns it from the same read. */
+  deviceStatus: Row<'device'>['status'];
   /** Null when the device has not been discovered yet. */
   catalogVersionId: string | null;
   /** Null when the device's catalog has no tool of that name. */
@@ -22,7 +24,7 @@ export async function gateFactsOf(
   asks: readonly { deviceId: string; tool: string }[],
 ): Promise<(GateFacts | undefined)[]> {
   const { rows } = await sql<GateFacts & { ord: string }>`
-    SELECT a.ord, d.catalog_version_id AS "catalogVersionId", t.name, t.description, t.user_only AS "userOnly",
+    SELECT a.ord, d.status AS "deviceStatus", d.catalog_version_id AS "catalogVersionId", t.name, t.description, t.user_only AS "userOnly",
            t.annotations, m.sensitive
       FROM unnest(${asks.map((a) => a.deviceId)}::text[], ${asks.map((a) => a.tool)}::text[])
              WITH ORDINALITY AS a(device_id, tool, ord)

@@ -1,12 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Observable } from 'rxjs';
 import { Counter, type Registry } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { METRICS_REGISTRY } from '../infra/tokens';
@@ -16,7 +9,8 @@ import { depthField, depthIssue, type DepthIssue } from './json-depth';
 /**
  * The depth limit on every JSON body (REST and /mcp), counted where it refuses. Fastify has parsed the body by
  * then (JSON.parse is iterative in V8; what overflowed the stack on 5,000 levels was code walking the result):
- * the check runs first, inside the audited part of the request, so the refusal is audited like any other.
+ * the check runs first (RequestPolicyInterceptor), inside the audited part of the request, so the refusal is
+ * audited like any other.
  */
 @Injectable()
 export class JsonDepthRefusals {
@@ -49,16 +43,4 @@ export function tooDeepError(issue: DepthIssue): ApiError {
   const field = depthField(issue);
   const message = `nested deeper than ${issue.maxDepth} levels`;
   return new ApiError(400, 'too_deep', `${field}: ${message}`, [{ field, message }]);
-}
-
-/** Refuses a body nested past the limit before anything else reads it, inside the audit interceptor. */
-@Injectable()
-export class JsonDepthInterceptor implements NestInterceptor {
-  constructor(private readonly refusals: JsonDepthRefusals) {}
-
-  intercept(context: ExecutionContext, next: CallHandler<unknown>): Observable<unknown> {
-    const refusal = this.refusals.refusalFor(context.switchToHttp().getRequest<FastifyRequest>());
-    if (refusal) throw refusal;
-    return next.handle();
-  }
 }

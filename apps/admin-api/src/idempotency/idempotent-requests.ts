@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
-import {
-  createParamDecorator,
-  Injectable,
-  SetMetadata,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { createParamDecorator, Injectable, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
 import { canonicalJson } from '@fleet/domain';
 import { ApiError } from '../http/api-error';
-import { routeStatus } from '../http/route-status';
+import type { RouteHandler } from '../http/route-metadata';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const IDEMPOTENT_KEY = 'fleet:idempotent';
@@ -22,6 +13,11 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** A POST that starts something: a retry with the same Idempotency-Key replays the first answer. */
 export const Idempotent = () => SetMetadata(IDEMPOTENT_KEY, true);
 
+/** Whether the route replays a retried answer (`@Idempotent`). */
+export function isIdempotent(handler: RouteHandler): boolean {
+  return Reflect.getMetadata(IDEMPOTENT_KEY, handler) === true;
+}
+
 /** The request's Idempotency-Key, for services that also key their own rows by it. */
 export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined =>
   headerKey(ctx.switchToHttp().getRequest<FastifyRequest>()),
@@ -30,21 +26,20 @@ export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionCo
 /**
  * DESIGN §3: a client that retries after a timeout never creates a second reboot. Keys are scoped to the
  * operator (two people cannot collide), bound to the request they first came with, and held in Postgres so a
- * retry may reach any replica.
+ * retry may reach any replica. Run by RequestPolicyInterceptor around an @Idempotent route's handler.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly records: IdempotencyRepository,
-  ) {}
+export class IdempotentRequests {
+  constructor(private readonly records: IdempotencyRepository) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler<unknown>): Promise<Observable<unknown>> {
-    if (!this.reflector.get<boolean | undefined>(IDEMPOTENT_KEY, context.getHandler())) return next.handle();
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
+  /**
+   * The handler's answer, or the first answer to this key replayed (the handler then does not run). `status` is
+   * the route's success status, kept with the answer.
+   */
+  async run(request: FastifyRequest, status: number, handle: () => Promise<unknown>): Promise<unknown> {
     const key = headerKey(request);
     const operatorId = request.actor?.operatorId;
-    if (key === undefined || operatorId === undefined) return next.handle();
+    if (key === undefined || operatorId === undefined) return handle();
     const hash = requestHash(request);
     const claim = await this.records.claim(operatorId, key, hash);
     if (claim.kind !== 'claimed' && claim.requestHash !== hash) {
@@ -62,14 +57,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
         'a request with this Idempotency-Key is still running',
       );
     }
-    if (claim.kind === 'done') return of(claim.body);
-    const status = routeStatus(context, this.reflector);
-    return next.handle().pipe(
-      mergeMap((body) => from(this.records.complete(operatorId, key, status, body).then(() => body))),
-      catchError((err: unknown) =>
-        from(this.records.release(operatorId, key)).pipe(mergeMap(() => throwError(() => err))),
-      ),
-    );
+    if (claim.kind === 'done') return claim.body;
+    try {
+      const body = await handle();
+      await this.records.complete(operatorId, key, status, body);
+      return body;
+    } catch (err) {
+      await this.records.release(operatorId, key);
+      throw err;
+    }
   }
 }
 

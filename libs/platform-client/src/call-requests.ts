@@ -111,9 +111,9 @@ export class CallRequests {
     private readonly options: { wakeTimeoutMs?: number } = {},
   ) {
     this.db = createDatabase(pool);
-    this.gateReads = new TurnBatcher((asks) => gateFactsOf(this.db, asks));
+    this.gateReads = new TurnBatcher((asks) => gateFactsOf(pool, asks));
     // A row Postgres refuses (an unknown device) fails the batch; alone it fails only its own caller.
-    this.inserts = new TurnBatcher((calls) => createCalls(this.db, calls), { retrySingly: true });
+    this.inserts = new TurnBatcher((calls) => createCalls(pool, calls), { retrySingly: true });
   }
 
   /**

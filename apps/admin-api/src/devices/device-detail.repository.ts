@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createDatabase, sql, type Database, type Pool, type Row } from '@fleet/db';
+import { executeNamed, queryCompiler, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 import { identityChangeView, type IdentityChangeJson, type IdentityChangeView } from './identity-changes';
 
@@ -98,24 +98,15 @@ type DetailResult = Omit<DeviceDetailRow, 'identityChanges'> & { identityChanges
 /** Everything the device page shows, in one statement (json sub-selects, each on an index). */
 @Injectable()
 export class DeviceDetailRepository {
-  private readonly db: Database;
-
   /** Compiled once: building and compiling this statement cost more of a request than running it. */
-  private readonly query: ReturnType<typeof compileDetail>;
+  private readonly query = compileDetail(queryCompiler);
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
-    this.db = createDatabase(pool);
-    this.query = compileDetail(this.db);
-  }
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async find(id: string): Promise<DeviceDetailRow | undefined> {
     // A named statement: each connection plans it once, not on every request (planning its eight sub-selects
     // cost Postgres several times what running them does).
-    const { rows } = await this.pool.query<DetailResult>({
-      name: 'device-detail',
-      text: this.query.sql,
-      values: [id],
-    });
+    const rows = (await executeNamed(this.pool, 'device-detail', this.query, [id])) as DetailResult[];
     const row = rows[0];
     return row && { ...row, identityChanges: row.identityChanges.map(identityChangeView) };
   }

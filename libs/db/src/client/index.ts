@@ -3,7 +3,10 @@ export { createPgPool, Pool } from './pg-pool';
 export { postgresHealthCheck } from './postgres-health';
 export {
   createDatabase,
+  executeNamed,
+  queryCompiler,
   sql,
+  type StatementTarget,
   type Database,
   type DB,
   type NewRow,

@@ -1,4 +1,11 @@
-import { sql, type Database, type Row } from '../../client/kysely';
+import {
+  executeNamed,
+  queryCompiler,
+  sql,
+  type Database,
+  type StatementTarget,
+  type Row,
+} from '../../client/kysely';
 import { selectCallRecord } from './call-columns.repository';
 import { toCallRecord, type CallRecord } from './call-record';
 
@@ -31,23 +38,8 @@ type CreatedRow = Omit<CallRecord, 'written' | 'arguments' | 'requestContext'> &
   requestContext: unknown;
 };
 
-/**
- * The one call creation (DESIGN §1: every call, prerequisites included): the rows, idempotent on their keys, in
- * one statement however many there are (producers batch the calls asked for together: a fleet-wide wave is a
- * few statements instead of one per call). Answers in input order the created call as the pipeline reads it (no
- * second load), or undefined where the key existed. A row Postgres refuses (an unknown device) fails the whole
- * statement: callers that batch retry the rows one by one.
- */
-export async function createCalls(
-  db: Database,
-  calls: readonly NewCall[],
-): Promise<(CallRecord | undefined)[]> {
-  const documents = calls.map((c) => ({
-    ...c,
-    state: c.state ?? 'queued',
-    request_context: c.request_context ?? null,
-  }));
-  const { rows } = await sql<CreatedRow>`
+/** Compiled once (a named statement on a pool); the JSON document of the rows is its one parameter. */
+const CREATE_CALLS = sql<CreatedRow>`
     INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id,
                       voice_turn_id, campaign_id, agent_id, parent_call_id, idempotency_key, traceparent,
                       deadline_at, reply_timeout_ms, state, request_context)
@@ -55,7 +47,7 @@ export async function createCalls(
            r.voice_turn_id, r.campaign_id, r.agent_id, r.parent_call_id, r.idempotency_key, r.traceparent,
            now() + make_interval(secs => r."deliveryDeadlineMs" / 1000), r.reply_timeout_ms, r.state,
            r.request_context
-      FROM jsonb_to_recordset(${JSON.stringify(documents)}::jsonb) AS r(
+      FROM jsonb_to_recordset(${'[]'}::jsonb) AS r(
              id uuid, device_id text, partition smallint, tool text, arguments jsonb, origin "CallOrigin",
              reason text, operator_id uuid, api_key_id uuid, voice_turn_id uuid, campaign_id uuid, agent_id text,
              parent_call_id uuid, idempotency_key text, traceparent text, "deliveryDeadlineMs" double precision,
@@ -67,7 +59,27 @@ export async function createCalls(
               connection_id AS "connectionId", catalog_version_id AS "catalogVersionId", deadline_at AS "deadlineAt",
               reply_timeout_ms AS "replyTimeoutMs", effect_deadline_at AS "effectDeadlineAt",
               request_context AS "requestContext", traceparent, cancelled_by AS "cancelledBy",
-              cancel_reason AS "cancelReason", created_at AS "createdAt", sent_at AS "sentAt"`.execute(db);
+              cancel_reason AS "cancelReason", created_at AS "createdAt", sent_at AS "sentAt"`.compile(
+  queryCompiler,
+);
+
+/**
+ * The one call creation (DESIGN §1: every call, prerequisites included): the rows, idempotent on their keys, in
+ * one statement however many there are (producers batch the calls asked for together: a fleet-wide wave is a
+ * few statements instead of one per call). Answers in input order the created call as the pipeline reads it (no
+ * second load), or undefined where the key existed. A row Postgres refuses (an unknown device) fails the whole
+ * statement: callers that batch retry the rows one by one.
+ */
+export async function createCalls(
+  db: StatementTarget,
+  calls: readonly NewCall[],
+): Promise<(CallRecord | undefined)[]> {
+  const documents = calls.map((c) => ({
+    ...c,
+    state: c.state ?? 'queued',
+    request_context: c.request_context ?? null,
+  }));
+  const rows = await executeNamed(db, 'create-calls', CREATE_CALLS, [JSON.stringify(documents)]);
   const created = new Map(rows.map((r) => [r.id, r]));
   return calls.map((c) => {
     const row = created.get(c.id);

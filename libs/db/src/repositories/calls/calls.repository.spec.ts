@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase } from '@fleet/testing';
 import { createDatabase, type Database } from '../../client/kysely';
 import { createPgPool, type Pool } from '../../client/pg-pool';
 import { approvalOfCall, openCallApproval, recordPreflight } from '../approvals';
-import { callByIdempotencyKey, createCall, loadCall } from './call-creation.repository';
+import { gateFactsOf } from '../catalogs/gate-facts.repository';
+import { callByIdempotencyKey, createCall, createCalls, loadCall } from './call-creation.repository';
 import { loadCallsToRun } from './call-loads.repository';
 import { callStateRepository as state } from './call-state.repository';
 
@@ -115,6 +116,44 @@ describe('the calls repository', () => {
         `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'load-calls-to-run'`,
       );
       expect(rows[0]!.n).toBe(1); // parsed once on this connection, bound eight times
+    } finally {
+      client.release();
+    }
+  });
+
+  it("creates calls and reads the gate's facts as named statements on a pool's connection, the same rows as through Kysely", async () => {
+    const client = await pool.connect();
+    try {
+      const row = (id: string) => ({
+        id,
+        device_id: DEVICE,
+        partition: 0,
+        tool: 'self.get_device_status',
+        arguments: {},
+        origin: 'operator' as const,
+        deliveryDeadlineMs: 60_000,
+        reply_timeout_ms: 10_000,
+      });
+      const [first] = await createCalls(client, [row(randomUUID())]);
+      const [second, third] = await createCalls(client, [row(randomUUID()), row(randomUUID())]);
+      expect(first).toMatchObject({ deviceId: DEVICE, state: 'queued' });
+      expect(await loadCall(db, second!.id)).toMatchObject({
+        id: second!.id,
+        deadlineAt: second!.deadlineAt,
+      });
+      expect(third!.id).not.toBe(second!.id);
+      const asks = [
+        { deviceId: DEVICE, tool: 'self.reboot' },
+        { deviceId: 'no:such:device', tool: 'self.reboot' },
+      ];
+      const facts = await gateFactsOf(client, asks);
+      expect(facts).toEqual(await gateFactsOf(db, asks));
+      expect(facts[0]).toMatchObject({ deviceStatus: 'active', catalogVersionId: null });
+      expect(facts[1]).toBeUndefined();
+      const { rows } = await client.query<{ name: string }>(
+        `SELECT name FROM pg_prepared_statements WHERE name IN ('create-calls', 'gate-facts') ORDER BY name`,
+      );
+      expect(rows.map((r) => r.name)).toEqual(['create-calls', 'gate-facts']);
     } finally {
       client.release();
     }

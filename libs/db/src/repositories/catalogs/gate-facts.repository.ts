@@ -1,4 +1,4 @@
-import { sql, type Database, type Row } from '../../client/kysely';
+import { executeNamed, queryCompiler, sql, type StatementTarget, type Row } from '../../client/kysely';
 
 /** What the user-only gate reads of one tool on one device (libs/domain's toolSensitivity decides from it). */
 export interface GateFacts {
@@ -15,23 +15,31 @@ export interface GateFacts {
   sensitive: boolean | null;
 }
 
+/** Compiled once; the two arrays are placeholders for each read's own. */
+const GATE_FACTS = sql<GateFacts & { ord: string }>`
+    SELECT a.ord, d.status AS "deviceStatus", d.catalog_version_id AS "catalogVersionId", t.name, t.description, t.user_only AS "userOnly",
+           t.annotations, m.sensitive
+      FROM unnest(${[] as string[]}::text[], ${[] as string[]}::text[])
+             WITH ORDINALITY AS a(device_id, tool, ord)
+      JOIN device d ON d.id = a.device_id
+      LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
+      LEFT JOIN tool t ON t.catalog_id = v.catalog_id AND t.name = a.tool
+      LEFT JOIN tool_marking m ON m.device_id = d.id AND m.tool_name = a.tool`.compile(queryCompiler);
+
 /**
  * The gate's facts of several (device, tool) pairs in one statement, in input order; undefined for a device that
  * does not exist. Producers ask it for every operator call, so the asks of one turn share a round trip.
  */
 export async function gateFactsOf(
-  db: Database,
+  db: StatementTarget,
   asks: readonly { deviceId: string; tool: string }[],
 ): Promise<(GateFacts | undefined)[]> {
-  const { rows } = await sql<GateFacts & { ord: string }>`
-    SELECT a.ord, d.status AS "deviceStatus", d.catalog_version_id AS "catalogVersionId", t.name, t.description, t.user_only AS "userOnly",
-           t.annotations, m.sensitive
-      FROM unnest(${asks.map((a) => a.deviceId)}::text[], ${asks.map((a) => a.tool)}::text[])
-             WITH ORDINALITY AS a(device_id, tool, ord)
-      JOIN device d ON d.id = a.device_id
-      LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
-      LEFT JOIN tool t ON t.catalog_id = v.catalog_id AND t.name = a.tool
-      LEFT JOIN tool_marking m ON m.device_id = d.id AND m.tool_name = a.tool`.execute(db);
+  // A named statement on a pool: every operator call makes this read, which Kysely's driver had parsed and
+  // planned for every batch.
+  const rows = await executeNamed(db, 'gate-facts', GATE_FACTS, [
+    asks.map((a) => a.deviceId),
+    asks.map((a) => a.tool),
+  ]);
   const byOrdinal = new Map(rows.map(({ ord, ...facts }) => [Number(ord), facts]));
   return asks.map((_, i) => byOrdinal.get(i + 1));
 }

@@ -34,7 +34,9 @@ async function main(): Promise<void> {
     distDir: values.dist ?? join(config.root, 'dist'),
     quietWaitMs: 5_000,
     adminApi: true,
-    ...(values.profile === 'cpu' ? { orchestratorProfile: 'cpu' as const, adminApiProfile: 'cpu' as const } : {}),
+    ...(values.profile === 'cpu'
+      ? { orchestratorProfile: 'cpu' as const, adminApiProfile: 'cpu' as const }
+      : {}),
   });
   try {
     await powerOnAndDiscover(p);
@@ -174,7 +176,8 @@ async function peakSeconds(p: BenchPlatform, seconds: number): Promise<Record<st
   while (Date.now() < end) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, Math.max(0, end - Date.now()))));
     const now = sample();
-    for (const n of SERVICES) peaks[n] = Math.max(peaks[n] ?? 0, round(((now[n] ?? 0) - (last[n] ?? 0)) / 1e6, 1));
+    for (const n of SERVICES)
+      peaks[n] = Math.max(peaks[n] ?? 0, round(((now[n] ?? 0) - (last[n] ?? 0)) / 1e6, 1));
     last = now;
   }
   return peaks;

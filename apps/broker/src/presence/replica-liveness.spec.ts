@@ -31,7 +31,10 @@ describe('replica liveness', () => {
       hashClientId(`${mac}-client`),
     ]);
     await connection(mac, connectionId, brokerId);
-    await pool.query(`UPDATE device SET online = true, connection_id = $2 WHERE id = $1`, [mac, connectionId]);
+    await pool.query(`UPDATE device SET online = true, connection_id = $2 WHERE id = $1`, [
+      mac,
+      connectionId,
+    ]);
   };
   const connection = (mac: string, id: string, brokerId: string, openedSecondsAgo = 30) =>
     pool.query(
@@ -47,7 +50,9 @@ describe('replica liveness', () => {
     statements = [];
     kysely = new Kysely<DB>({
       dialect: new PostgresDialect({ pool }),
-      log: (event) => statements.push(event.query.sql),
+      log: (event) => {
+        statements.push(event.query.sql);
+      },
     });
     await instance('broker-live', 1);
     await instance('broker-dead', 60);
@@ -75,9 +80,9 @@ describe('replica liveness', () => {
       ['c-moved-before', 'broker-dead', '02:00:00:00:00:05'],
       ['c-never', 'broker-never-beat', '02:00:00:00:00:02'],
     ]);
-    expect(closed.every((c) => c.clientIdHash === hashClientId(`${c.mac}-client`) && c.keepalive === 60)).toBe(
-      true,
-    );
+    expect(
+      closed.every((c) => c.clientIdHash === hashClientId(`${c.mac}-client`) && c.keepalive === 60),
+    ).toBe(true);
     expect(
       await rowsOf(`SELECT id, close_reason FROM connection WHERE closed_at IS NOT NULL ORDER BY id`),
     ).toEqual([

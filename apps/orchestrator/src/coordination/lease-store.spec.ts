@@ -45,7 +45,9 @@ describe('the lease store round', () => {
     const lost = (await store.acquire('calls-p01'))!;
     await pool.query(`UPDATE service_lease SET expires_at = now() + interval '1 second'`);
     // Expired and taken by another replica meanwhile: no longer ours to renew.
-    await pool.query(`UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = 'calls-p01'`);
+    await pool.query(
+      `UPDATE service_lease SET expires_at = now() - interval '1 second' WHERE name = 'calls-p01'`,
+    );
     await other.acquire('calls-p01');
     statements = [];
 

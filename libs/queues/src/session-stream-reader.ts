@@ -2,6 +2,9 @@ import type { Logger } from '@fleet/telemetry';
 import type { ReaderHealth } from './reader-health';
 import type { Redis } from './redis';
 
+/** An idle reader renews its blocked read this often; nothing it hears waits for that (see `blockMs`). */
+const IDLE_BLOCK_MS = 10_000;
+
 export interface SessionStreamReaderOptions<T> {
   /** Reads (blocks on) the streams: a connection of its own, since a blocked XREAD holds it. */
   blocking: Redis;
@@ -16,7 +19,10 @@ export interface SessionStreamReaderOptions<T> {
   deliver: (sessionId: string, entry: T) => void;
   /** Entries per stream per read. */
   count: number;
-  /** How long one read blocks when nothing comes (a watch or stop ends it at once). Default 1000 ms. */
+  /**
+   * How long one read blocks when nothing comes. A new entry, a watch, an unwatch or stop ends it at once (the wake
+   * stream), so this only says how often an idle reader asks again. Default 10 s.
+   */
   blockMs?: number;
   /** Names the direction in the log ("uplink", "downlink"). */
   what: string;
@@ -77,7 +83,7 @@ export class SessionStreamReader<T> {
           'COUNT',
           this.o.count,
           'BLOCK',
-          this.o.blockMs ?? 1000,
+          this.o.blockMs ?? IDLE_BLOCK_MS,
           'STREAMS',
           ...keys,
           ...ids,

@@ -1,5 +1,5 @@
 import { sql, type Database, type DB } from '@fleet/db';
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, QueryCreator, SqlBool } from 'kysely';
 
 type Which = (eb: ExpressionBuilder<DB, 'connection'>) => Expression<SqlBool>;
 
@@ -27,11 +27,41 @@ export class ReplicaLivenessRepository {
   ) {}
 
   async beat(): Promise<void> {
-    await this.db
-      .insertInto('service_instance')
-      .values({ id: this.brokerId, kind: BROKER_KIND, heartbeat_at: sql<Date>`now()` })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat_at: sql<Date>`now()` }))
+    await this.beatQuery(this.db).execute();
+  }
+
+  /**
+   * The heartbeat and the closing of every other replica's open rows whose heartbeat is older than `ttlMs` (or
+   * that never beat), in one autocommitted statement: a round trip every beat instead of four (the beat, then
+   * BEGIN, the close, COMMIT), and the beat, the rows and their devices commit together. The close cannot see
+   * this statement's own beat (one snapshot); it leaves this replica's rows alone anyway.
+   */
+  async beatAndCloseDead(ttlMs: number): Promise<ClosedConnection[]> {
+    const rows = await this.db
+      .with('beat', (db) => this.beatQuery(db))
+      .with('closed', (db) =>
+        db
+          .updateTable('connection')
+          .set({ closed_at: sql<Date>`now()`, close_reason: 'broker_lost' })
+          .where('closed_at', 'is', null)
+          .where((eb) => this.ofDeadReplicas(eb, ttlMs))
+          .returning(['id', 'device_id', 'client_id', 'broker_id', 'keepalive']),
+      )
+      .with('offline', (db) =>
+        db
+          .updateTable('device as d')
+          .from('closed as c')
+          .set({ online: false, last_seen_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+          // A device row follows only the connection it names; `d.id = c.device_id` lets the join use the
+          // primary key, so a beat that closes nothing touches no device.
+          .whereRef('d.id', '=', 'c.device_id')
+          .whereRef('d.connection_id', '=', 'c.id')
+          .where('d.online', '=', true),
+      )
+      .selectFrom('closed')
+      .select(['id', 'device_id', 'client_id', 'broker_id', 'keepalive'])
       .execute();
+    return rows.map(toClosed);
   }
 
   async leave(): Promise<void> {
@@ -50,17 +80,20 @@ export class ReplicaLivenessRepository {
     );
   }
 
-  /** The open rows of every other replica whose heartbeat is older than `ttlMs` (or that never beat). */
-  closeOfDeadReplicas(ttlMs: number): Promise<ClosedConnection[]> {
-    const live = this.db
+  private beatQuery(db: Database | QueryCreator<DB>) {
+    return db
+      .insertInto('service_instance')
+      .values({ id: this.brokerId, kind: BROKER_KIND, heartbeat_at: sql<Date>`now()` })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat_at: sql<Date>`now()` }));
+  }
+
+  private ofDeadReplicas(eb: ExpressionBuilder<DB, 'connection'>, ttlMs: number): Expression<SqlBool> {
+    const live = eb
       .selectFrom('service_instance')
       .select('id')
       .where('kind', '=', BROKER_KIND)
       .where('heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${ttlMs / 1000})`);
-    return this.close(
-      (eb) => eb.and([eb('broker_id', '<>', this.brokerId), eb('broker_id', 'not in', live)]),
-      'broker_lost',
-    );
+    return eb.and([eb('broker_id', '<>', this.brokerId), eb('broker_id', 'not in', live)]);
   }
 
   private async close(which: Which, reason: 'broker_lost' | 'broker_restarted'): Promise<ClosedConnection[]> {
@@ -83,13 +116,23 @@ export class ReplicaLivenessRepository {
         )
         .where('online', '=', true)
         .execute();
-      return closed.map((c) => ({
-        connectionId: c.id,
-        mac: c.device_id,
-        clientIdHash: c.client_id,
-        brokerId: c.broker_id,
-        keepalive: c.keepalive,
-      }));
+      return closed.map(toClosed);
     });
   }
+}
+
+function toClosed(c: {
+  id: string;
+  device_id: string;
+  client_id: string;
+  broker_id: string;
+  keepalive: number;
+}): ClosedConnection {
+  return {
+    connectionId: c.id,
+    mac: c.device_id,
+    clientIdHash: c.client_id,
+    brokerId: c.broker_id,
+    keepalive: c.keepalive,
+  };
 }

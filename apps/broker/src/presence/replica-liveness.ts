@@ -48,14 +48,16 @@ export class ReplicaLiveness {
 
   private async tick(): Promise<void> {
     try {
-      await this.repository.beat();
+      this.announce(await this.repository.beatAndCloseDead(this.ttlMs), 'broker_lost');
       if (!this.ownClosed) {
         this.announce(await this.repository.closeOwnEarlier(this.startedAt), 'broker_restarted');
         this.ownClosed = true;
       }
-      this.announce(await this.repository.closeOfDeadReplicas(this.ttlMs), 'broker_lost');
     } catch (err) {
       this.logger.warn({ err }, 'replica liveness round failed');
+      // The other replicas judge this one by its beat alone: a close that failed (a lock conflict) must not
+      // take the beat down with it.
+      await this.repository.beat().catch(() => undefined);
     }
   }
 

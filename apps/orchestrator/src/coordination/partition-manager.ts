@@ -65,8 +65,8 @@ export class PartitionManager {
 
   private async tick(): Promise<void> {
     try {
-      const live = await this.store.heartbeat(KIND);
-      await this.renew();
+      const { live, held } = await this.store.beatAndRenew(KIND, [...this.owned.values()]);
+      this.forgetLost(held);
       const fair = Math.ceil(ALL_PARTITIONS.length / live);
       if (this.owned.size < fair) await this.acquireUpTo(fair);
       else if (this.owned.size > fair) {
@@ -78,9 +78,8 @@ export class PartitionManager {
     }
   }
 
-  private async renew(): Promise<void> {
-    const held = [...this.owned.values()];
-    const still = await this.store.renew(held);
+  /** Every partition whose lease the round could not renew is lost: its in-memory claims go. */
+  private forgetLost(still: Set<string>): void {
     for (const [partition, lease] of this.owned) {
       if (!still.has(lease.name)) {
         this.owned.delete(partition);

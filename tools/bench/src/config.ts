@@ -12,6 +12,11 @@ const schema = z.object({
   BENCH_MOSQUITTO: z.string().default('127.0.0.1:1883'),
   /** Passed on to the services the benchmarks start (redis-server, perf and node are found through it). */
   PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
+  /**
+   * `1`: every statement on a run's database goes to the Postgres server's log, to count what a device or a
+   * call costs (for a short run: the log grows by a line per statement).
+   */
+  BENCH_LOG_STATEMENTS: z.enum(['0', '1']).default('0'),
 });
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -22,9 +22,7 @@ export async function createBenchDatabase(config: BenchConfig, label: string): P
     return u.toString();
   };
   await runMigrations(url(), join(config.root, 'prisma/migrations'));
-  // BENCH_LOG_STATEMENTS=1: every statement on this database goes to the server's log, to count what a
-  // device costs (a short run: the log grows by a line per statement).
-  if (process.env['BENCH_LOG_STATEMENTS'] === '1') {
+  if (config.BENCH_LOG_STATEMENTS === '1') {
     const admin = new Client({ connectionString: config.BENCH_POSTGRES_URL });
     await admin.connect();
     try {

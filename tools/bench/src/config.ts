@@ -23,6 +23,11 @@ const schema = z.object({
   BENCH_EXPLAIN_SLOWER_THAN_MS: z.coerce.number().min(0).optional(),
   /** Passed on to the services the benchmarks start (redis-server, perf and node are found through it). */
   PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
+  /**
+   * `1`: every statement on a run's database goes to the Postgres server's log, to count what a device or a
+   * call costs (for a short run: the log grows by a line per statement).
+   */
+  BENCH_LOG_STATEMENTS: z.enum(['0', '1']).default('0'),
 });
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env) {

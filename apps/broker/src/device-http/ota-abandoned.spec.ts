@@ -10,6 +10,7 @@ function fakeDevices() {
   const writes: string[] = [];
   const repository = {
     find: (mac: string) => Promise.resolve(rows.get(mac)),
+    findForCheckIn: (mac: string) => Promise.resolve({ device: rows.get(mac), assigned: undefined }),
     createOnFirstSight: (d: { mac: string; clientIdHash: string }) => {
       writes.push(`create ${d.mac}`);
       const row: DeviceRecord = {

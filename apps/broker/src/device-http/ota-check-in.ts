@@ -10,7 +10,13 @@ import {
 } from '@fleet/protocol';
 import type { ActivationChallengesRepository } from '../activation/activation-challenges.repository';
 import type { SerialKeysRepository } from '../activation/serial-keys.repository';
-import type { BootFacts, DeviceRecord, DeviceRepository } from '../devices/device-repository';
+import type {
+  AssignedFirmware,
+  BootFacts,
+  DeviceRecord,
+  DeviceRepository,
+  FirstSightRecord,
+} from '../devices/device-repository';
 import { issueCredentials } from './device-credentials';
 import type { UpgradeRegressionWatch } from '../devices/upgrade-regression-watch';
 import { decideIdentity, identityChangesOf, sameIdentity, type IdentityClaim } from './identity-decision';
@@ -99,7 +105,9 @@ export class OtaCheckInService {
     if (!uuid) return reply(checkIn.clientIdRefused ? 'invalid_client_id' : 'no_identity', {}, 'none');
     const clientIdHash = hashClientId(uuid);
 
-    let device = await this.deps.devices.find(mac);
+    const found = await this.deps.devices.findForCheckIn(mac);
+    let device = found.device;
+    let assigned = found.assigned;
     if (gone()) return abandoned;
     const claim: IdentityClaim = {
       clientIdHash,
@@ -128,10 +136,15 @@ export class OtaCheckInService {
           body: checkIn.systemInfo,
         });
         return reply('quarantined', {}, 'report');
-      case 'first_sight':
-        device = await this.register(mac, clientIdHash, checkIn.serialNumber);
+      case 'first_sight': {
+        const registered = await this.register(mac, clientIdHash, checkIn.serialNumber);
+        device = registered;
+        // A row this check-in created has no firmware assigned (an assignment needs the row); one that a
+        // concurrent check-in created may have, by now.
+        assigned = registered.created ? undefined : await this.deps.devices.assignedFirmware(mac);
         outcome = device.status === 'active' ? 'registered' : 'activation_pending';
         break;
+      }
       case 'bound':
         break;
     }
@@ -152,7 +165,7 @@ export class OtaCheckInService {
       remoteAddress,
       this.settings.signingKey,
     );
-    const firmware = await this.firmwareOffer(mac, checkIn.firmwareVersion);
+    const firmware = await this.firmwareOffer(mac, checkIn.firmwareVersion, assigned);
     if (gone()) return abandoned;
     return reply(
       outcome,
@@ -181,7 +194,7 @@ export class OtaCheckInService {
     mac: string,
     clientIdHash: string,
     serialNumber: string | undefined,
-  ): Promise<DeviceRecord> {
+  ): Promise<FirstSightRecord> {
     if (this.settings.registrationOpen) {
       return this.deps.devices.createOnFirstSight({ mac, clientIdHash, serialNumber, status: 'active' });
     }
@@ -225,8 +238,8 @@ export class OtaCheckInService {
   private async firmwareOffer(
     mac: string,
     running: string | undefined,
+    assigned: AssignedFirmware | undefined,
   ): Promise<OtaResponseInput['firmware']> {
-    const assigned = await this.deps.devices.assignedFirmware(mac);
     if (!assigned || assigned.version === running) return undefined;
     await this.deps.devices.markFirmwareOffered(mac);
     return {

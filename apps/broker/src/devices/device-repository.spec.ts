@@ -94,4 +94,57 @@ describe('the device repository under concurrent check-ins', () => {
     const { rows } = await pool.query('SELECT firmware_version FROM device WHERE id = $1', [mac]);
     expect(rows[0].firmware_version).toBe('2.4.3');
   });
+
+  it("reads a check-in's device row and its assigned firmware in the one statement every read shares", async () => {
+    const [assignedMac, plainMac] = [macOf(200), macOf(201)];
+    const [fresh] = await Promise.all(
+      [assignedMac, plainMac].map((mac) =>
+        devices.createOnFirstSight({
+          mac,
+          clientIdHash: `uuid-${mac}`,
+          serialNumber: undefined,
+          status: 'active',
+        }),
+      ),
+    );
+    expect(fresh?.created).toBe(true);
+    const sha = 'ab'.repeat(32);
+    await pool.query(
+      `INSERT INTO operator (id, email, name, role) VALUES ('00000000-0000-4000-8000-000000000002', 'b@x', 'B', 'admin')`,
+    );
+    await pool.query(`INSERT INTO firmware_image (sha256, size, data) VALUES ($1, 1, '\\x00'::bytea)`, [sha]);
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO firmware (id, version, project_name, chip, sha256, size, boards, uploaded_by)
+       VALUES (gen_random_uuid(), '2.5.0', 'xiaozhi', 'esp32s3', $1, 1, '{bread-compact-wifi}',
+               '00000000-0000-4000-8000-000000000002') RETURNING id`,
+      [sha],
+    );
+    await pool.query(`INSERT INTO firmware_assignment (device_id, firmware_id) VALUES ($1, $2)`, [
+      assignedMac,
+      rows[0]!.id,
+    ]);
+    queries = 0;
+    const [assigned, plain, connecting, unknown] = await Promise.all([
+      devices.findForCheckIn(assignedMac),
+      devices.findForCheckIn(plainMac),
+      devices.find(assignedMac),
+      devices.findForCheckIn(macOf(999)),
+    ]);
+    expect(queries).toBe(1);
+    expect(assigned).toMatchObject({
+      device: { id: assignedMac },
+      assigned: { firmwareId: rows[0]!.id, version: '2.5.0', sha256: sha },
+    });
+    expect(plain).toMatchObject({ device: { id: plainMac }, assigned: undefined });
+    expect(connecting?.clientIdHash).toBe(`uuid-${assignedMac}`);
+    expect(unknown).toEqual({ device: undefined, assigned: undefined });
+    // A first sight that lost the race reads the winner's row back: not one this caller created.
+    const again = await devices.createOnFirstSight({
+      mac: plainMac,
+      clientIdHash: 'late',
+      serialNumber: undefined,
+      status: 'active',
+    });
+    expect(again.created).toBeUndefined();
+  });
 });

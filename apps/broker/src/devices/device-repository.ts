@@ -38,6 +38,15 @@ export interface AssignedFirmware {
   sha256: Row<'firmware'>['sha256'];
 }
 
+/** What a check-in reads first: the device row and the firmware assigned to it, in one statement. */
+export interface CheckInRecord {
+  device: DeviceRecord | undefined;
+  assigned: AssignedFirmware | undefined;
+}
+
+/** A first sight's row; `created` when this call inserted it (rather than reading back a concurrent winner's). */
+export type FirstSightRecord = DeviceRecord & { created?: boolean };
+
 export interface NewDevice {
   mac: Mac;
   clientIdHash: string;
@@ -81,8 +90,9 @@ export interface BootFacts {
  * row is committed.
  */
 export class DeviceRepository {
-  private readonly finds: TurnBatcher<Mac, DeviceRecord | undefined>;
-  private readonly firstSights: TurnBatcher<NewDevice, DeviceRecord>;
+  /** Every read of a device row (check-in, CONNECT, activation) shares this one: the assignment comes along. */
+  private readonly finds: TurnBatcher<Mac, CheckInRecord>;
+  private readonly firstSights: TurnBatcher<NewDevice, FirstSightRecord>;
   private readonly boots: TurnBatcher<BootFacts & { receivedAt: Date }, undefined>;
   private readonly assignments: TurnBatcher<Mac, AssignedFirmware | undefined>;
 
@@ -102,12 +112,17 @@ export class DeviceRepository {
     this.assignments = new TurnBatcher((macs) => this.assignedMany(macs));
   }
 
-  find(mac: Mac): Promise<DeviceRecord | undefined> {
+  async find(mac: Mac): Promise<DeviceRecord | undefined> {
+    return (await this.finds.submit(mac)).device;
+  }
+
+  /** The row a check-in decides on, with the firmware assigned to the device (read together: one round trip). */
+  findForCheckIn(mac: Mac): Promise<CheckInRecord> {
     return this.finds.submit(mac);
   }
 
   /** First sight binds the MAC to its Client-Id (hashed); a concurrent first sight loses and reads the winner's row. */
-  createOnFirstSight(d: NewDevice): Promise<DeviceRecord> {
+  createOnFirstSight(d: NewDevice): Promise<FirstSightRecord> {
     return this.firstSights.submit(d);
   }
 
@@ -120,17 +135,35 @@ export class DeviceRepository {
     return this.assignments.submit(mac);
   }
 
-  private async findMany(macs: Mac[]): Promise<(DeviceRecord | undefined)[]> {
+  private async findMany(macs: Mac[]): Promise<CheckInRecord[]> {
     const rows = await this.db
-      .selectFrom('device')
-      .select(DEVICE_COLUMNS)
-      .where('id', '=', sql<string>`any(${[...new Set(macs)]}::text[])`)
+      .selectFrom('device as d')
+      .leftJoin('firmware_assignment as a', 'a.device_id', 'd.id')
+      .leftJoin('firmware as f', 'f.id', 'a.firmware_id')
+      .select([
+        ...DEVICE_COLUMNS.map((c) => `d.${c}` as const),
+        'f.id as firmwareId',
+        'f.version as firmwareVersionAssigned',
+        'f.sha256 as firmwareSha256',
+      ])
+      .where('d.id', '=', sql<string>`any(${[...new Set(macs)]}::text[])`)
       .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return macs.map((mac) => byId.get(mac));
+    const byId = new Map(
+      rows.map(({ firmwareId, firmwareVersionAssigned, firmwareSha256, ...device }) => [
+        device.id,
+        {
+          device,
+          assigned:
+            firmwareId !== null && firmwareVersionAssigned !== null && firmwareSha256 !== null
+              ? { firmwareId, version: firmwareVersionAssigned, sha256: firmwareSha256 }
+              : undefined,
+        },
+      ]),
+    );
+    return macs.map((mac) => byId.get(mac) ?? { device: undefined, assigned: undefined });
   }
 
-  private async createMany(devices: NewDevice[]): Promise<DeviceRecord[]> {
+  private async createMany(devices: NewDevice[]): Promise<FirstSightRecord[]> {
     // One statement for the whole batch: the rows travel as one array per column (unnest has no builder).
     const rows = await this.db
       .insertInto('device')
@@ -169,10 +202,12 @@ export class DeviceRepository {
       .onConflict((oc) => oc.column('id').doNothing())
       .returning(DEVICE_COLUMNS)
       .execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = new Map<string, FirstSightRecord>(rows.map((r) => [r.id, { ...r, created: true }]));
     // Rows that already existed (another check-in won the race) are read back as they are.
     const missing = devices.filter((d) => !byId.has(d.mac)).map((d) => d.mac);
-    if (missing.length) for (const row of await this.findMany(missing)) if (row) byId.set(row.id, row);
+    if (missing.length) {
+      for (const { device } of await this.findMany(missing)) if (device) byId.set(device.id, device);
+    }
     return devices.map((d) => {
       const row = byId.get(d.mac);
       if (!row) throw new Error(`device ${d.mac} was neither created nor found`);

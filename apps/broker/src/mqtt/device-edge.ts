@@ -38,6 +38,8 @@ export interface ConnectNotice {
   connectedAt: number;
 }
 
+// What aedes' write says when the client's connection is gone (lib/write.js, lib/client.js).
+const CONNECTION_CLOSED = 'connection closed';
 // Subscriptions the broker makes for a device pass through authorizeSubscribe like the device's own;
 // this mark tells them apart (a device could never put a Symbol on the wire).
 const BROKER_OWN = Symbol('broker-own-subscription');
@@ -60,6 +62,7 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
   const keepalives = new WeakMap<Client, number>();
   const online = new WeakSet<Client>();
   const closeReasons = new WeakMap<Client, CloseReason>();
+  const reportedClosed = new WeakSet<Client>();
   // DESIGN §3: one live connection per device. aedes only replaces a connection with the same client id; two
   // client ids of one MAC (another board name in GID_) would both stay open and both receive every downlink.
   const liveByMac = new Map<string, Client>();
@@ -207,6 +210,14 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
   aedes.on('clientError', (client, err) => {
     metrics.malformedInput.inc({ kind: 'mqtt_protocol' });
     if (!closeReasons.has(client)) closeReasons.set(client, 'protocol_error');
+    // aedes reports every delivery still queued for a client that went away as an error of its own: one
+    // routine line per client (at debug), not thousands at info when a service with a full queue hangs up.
+    if (err.message === CONNECTION_CLOSED) {
+      if (reportedClosed.has(client)) return;
+      reportedClosed.add(client);
+      logger.debug({ client: redactMqttClientId(client.id), err: err.message }, 'client error');
+      return;
+    }
     logger.info({ client: redactMqttClientId(client.id), err: err.message }, 'client error');
   });
   aedes.on('connectionError', (client, err) => {

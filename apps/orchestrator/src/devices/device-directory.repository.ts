@@ -1,4 +1,4 @@
-import { createDatabase, sql, type Database, type Pool, type Row } from '@fleet/db';
+import { createDatabase, sql, TurnBatcher, type Database, type Pool, type Row } from '@fleet/db';
 import { partitionSql } from '@fleet/domain';
 
 type DeviceRow = Row<'device'>;
@@ -16,12 +16,17 @@ export interface DevicePresenceRow {
 // The partition of a device id, as every service computes it (a fixed expression of code, never of input).
 const PARTITION_OF_DEVICE = sql<number>`${sql.raw(partitionSql('d.id'))}`;
 
+type DeviceFacts = Pick<DevicePresenceRow, 'board' | 'firmwareVersion' | 'dialect'>;
+
 /** Device rows as the orchestrator needs them when it takes a partition over or a device reconnects. */
 export class DeviceDirectory {
   private readonly db: Database;
+  /** The reads of devices that come online at about the same time (a fleet powering on) share one statement. */
+  private readonly facts: TurnBatcher<string, DeviceFacts | undefined>;
 
   constructor(pool: Pool) {
     this.db = createDatabase(pool);
+    this.facts = new TurnBatcher((deviceIds) => this.factsOf(deviceIds));
   }
 
   async inPartition(partition: number): Promise<DevicePresenceRow[]> {
@@ -54,13 +59,18 @@ export class DeviceDirectory {
       .execute();
   }
 
-  async one(
-    deviceId: string,
-  ): Promise<Pick<DevicePresenceRow, 'board' | 'firmwareVersion' | 'dialect'> | undefined> {
-    return this.db
+  /** What the device row says the device is (the broker keeps it from the boot reports). */
+  one(deviceId: string): Promise<DeviceFacts | undefined> {
+    return this.facts.submit(deviceId);
+  }
+
+  private async factsOf(deviceIds: string[]): Promise<(DeviceFacts | undefined)[]> {
+    const rows = await this.db
       .selectFrom('device')
-      .select(['board', 'firmware_version as firmwareVersion', 'dialect'])
-      .where('id', '=', deviceId)
-      .executeTakeFirst();
+      .select(['id', 'board', 'firmware_version as firmwareVersion', 'dialect'])
+      .where('id', '=', sql<string>`any(${[...new Set(deviceIds)]}::text[])`)
+      .execute();
+    const byId = new Map(rows.map(({ id, ...facts }) => [id, facts]));
+    return deviceIds.map((id) => byId.get(id));
   }
 }

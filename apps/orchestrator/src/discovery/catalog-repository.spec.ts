@@ -108,4 +108,36 @@ describe('the catalog repository', () => {
     const loaded = await catalogs.loadCurrent('02:00:00:00:00:04');
     expect(loaded?.view.versionId).toBe(again.view.versionId);
   });
+
+  it("stores a device's first catalog in one statement, with the exchanges that produced it", async () => {
+    await device('02:00:00:00:00:05');
+    const known = await unit((tx) => catalogs.store(tx, found('02:00:00:00:00:05')));
+    catalogs.committed(known.view);
+    await device('02:00:00:00:00:06');
+    statements = [];
+    const exchanges = [{ method: 'initialize', jsonrpcId: 1, raw: 'e30=' }];
+    const stored = await unit((tx) => catalogs.store(tx, { ...found('02:00:00:00:00:06'), exchanges }));
+    expect(stored).toMatchObject({ changed: true, view: { version: 1 } });
+    expect(statements).toHaveLength(1);
+    const { rows } = await pool.query<{ exchanges: unknown; pointed: boolean }>(
+      `SELECT v.exchanges, d.catalog_version_id = v.id AS pointed
+         FROM device_catalog_version v JOIN device d ON d.id = v.device_id WHERE v.id = $1`,
+      [stored.view.versionId],
+    );
+    expect(rows).toEqual([{ exchanges, pointed: true }]);
+  });
+
+  it('gives a device whose tools changed a new version with the diff from the one before', async () => {
+    await device('02:00:00:00:00:07');
+    await unit((tx) => catalogs.store(tx, found('02:00:00:00:00:07')));
+    const more: ListedTool[] = [...TOOLS, { ...TOOLS[0]!, name: 'self.reboot' }];
+    const changed = await unit((tx) => catalogs.store(tx, { ...found('02:00:00:00:00:07'), tools: more }));
+    expect(changed).toMatchObject({ changed: true, view: { version: 2 } });
+    const { rows } = await pool.query<{ diff: unknown; pointed: boolean }>(
+      `SELECT v.diff, d.catalog_version_id = v.id AS pointed
+         FROM device_catalog_version v JOIN device d ON d.id = v.device_id WHERE v.id = $1`,
+      [changed.view.versionId],
+    );
+    expect(rows).toEqual([{ diff: { added: ['self.reboot'], removed: [], changed: [] }, pointed: true }]);
+  });
 });

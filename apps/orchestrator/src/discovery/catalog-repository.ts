@@ -10,11 +10,19 @@ import { deriveOrderingRules } from './derive-ordering-rules';
 export interface DiscoveredCatalog {
   deviceId: string;
   tools: ListedTool[];
+  /** catalogHash(tools), when the caller knows it already (ToolsListPages). */
+  hash?: string;
   serverName: string | undefined;
   serverVersion: string | undefined;
   protocolVersion: string | undefined;
   /** initialize and every tools/list page: ids, raw replies, timings. */
   exchanges: unknown[];
+}
+
+interface StoredVersion {
+  id: string;
+  version: number;
+  discovered_at: Date;
 }
 
 interface CatalogContent {
@@ -44,8 +52,67 @@ export class CatalogRepository {
   }
 
   async store(tx: UnitTx, found: DiscoveredCatalog): Promise<{ view: CatalogView; changed: boolean }> {
-    const hash = catalogHash(found.tools);
+    const hash = found.hash ?? catalogHash(found.tools);
     const catalogId = this.idsByHash.get(hash) ?? (await this.catalogFor(tx, hash, found.tools));
+    const stored =
+      (await this.storeCommonCase(tx, found, catalogId)) ?? (await this.storeChange(tx, found, catalogId));
+    const content = await this.content(catalogId, tx);
+    return {
+      view: this.view(content, stored.version, found.serverName, found.serverVersion),
+      changed: stored.changed,
+    };
+  }
+
+  /**
+   * A device's first catalog, or the one it had again, in one statement: the version inserted (with the
+   * exchanges that produced it) or confirmed, and the device row pointed at it. A fleet powering on is nothing
+   * but these. Undefined when the device's latest version holds another catalog: that takes a diff.
+   */
+  private async storeCommonCase(
+    tx: UnitTx,
+    found: DiscoveredCatalog,
+    catalogId: string,
+  ): Promise<{ version: StoredVersion; changed: boolean } | undefined> {
+    const { rows } = await tx.query<StoredVersion & { changed: boolean }>(
+      `WITH latest AS (
+         SELECT id, catalog_id FROM device_catalog_version WHERE device_id = $1 ORDER BY version DESC LIMIT 1
+       ), confirmed AS (
+         UPDATE device_catalog_version v
+            SET last_confirmed_at = now(), server_name = $3, server_version = $4, protocol_version = $5
+           FROM latest
+          WHERE v.id = latest.id AND latest.catalog_id = $2
+         RETURNING v.id, v.version, v.discovered_at, false AS changed
+       ), inserted AS (
+         INSERT INTO device_catalog_version (id, device_id, version, catalog_id, server_name, server_version,
+                                             protocol_version, diff, exchanges)
+         SELECT gen_random_uuid(), $1, 1, $2, $3, $4, $5, NULL, $6::jsonb
+          WHERE NOT EXISTS (SELECT 1 FROM latest)
+         RETURNING id, version, discovered_at, true AS changed
+       ), stored AS (
+         SELECT * FROM confirmed UNION ALL SELECT * FROM inserted
+       ), pointed AS (
+         UPDATE device d SET catalog_version_id = stored.id, updated_at = now() FROM stored WHERE d.id = $1
+       )
+       SELECT id, version, discovered_at, changed FROM stored`,
+      [
+        found.deviceId,
+        catalogId,
+        found.serverName ?? null,
+        found.serverVersion ?? null,
+        found.protocolVersion ?? null,
+        JSON.stringify(found.exchanges),
+      ],
+    );
+    const [row] = rows;
+    return row ? { version: row, changed: row.changed } : undefined;
+  }
+
+  /** A new version of a device whose catalog changed, with the diff from the one before (DESIGN §3). */
+  private async storeChange(
+    tx: UnitTx,
+    found: DiscoveredCatalog,
+    catalogId: string,
+  ): Promise<{ version: StoredVersion; changed: boolean }> {
     const [latest] = await run(
       tx,
       this.db
@@ -55,54 +122,32 @@ export class CatalogRepository {
         .orderBy('version', 'desc')
         .limit(1),
     );
-    let version: { id: string; version: number; discovered_at: Date };
-    let changed = false;
-    if (latest && latest.catalog_id === catalogId) {
-      const [confirmed] = await run(
-        tx,
-        this.db
-          .updateTable('device_catalog_version')
-          .set({
-            last_confirmed_at: sql<Date>`now()`,
-            server_name: found.serverName ?? null,
-            server_version: found.serverVersion ?? null,
-            protocol_version: found.protocolVersion ?? null,
-          })
-          .where('id', '=', latest.id)
-          .returning(['id', 'version', 'discovered_at']),
-      );
-      version = confirmed!;
-    } else {
-      changed = true;
-      const previous = latest ? (await this.content(latest.catalog_id)).tools : undefined;
-      const [inserted] = await run(
-        tx,
-        this.db
-          .insertInto('device_catalog_version')
-          .values({
-            id: sql<string>`gen_random_uuid()`,
-            device_id: found.deviceId,
-            version: (latest?.version ?? 0) + 1,
-            catalog_id: catalogId,
-            server_name: found.serverName ?? null,
-            server_version: found.serverVersion ?? null,
-            protocol_version: found.protocolVersion ?? null,
-            diff: previous ? JSON.stringify(diffCatalogs(previous, found.tools)) : null,
-            exchanges: JSON.stringify(found.exchanges),
-          })
-          .returning(['id', 'version', 'discovered_at']),
-      );
-      version = inserted!;
-    }
+    const previous = latest ? (await this.content(latest.catalog_id, tx)).tools : undefined;
+    const [inserted] = await run(
+      tx,
+      this.db
+        .insertInto('device_catalog_version')
+        .values({
+          id: sql<string>`gen_random_uuid()`,
+          device_id: found.deviceId,
+          version: (latest?.version ?? 0) + 1,
+          catalog_id: catalogId,
+          server_name: found.serverName ?? null,
+          server_version: found.serverVersion ?? null,
+          protocol_version: found.protocolVersion ?? null,
+          diff: previous ? JSON.stringify(diffCatalogs(previous, found.tools)) : null,
+          exchanges: JSON.stringify(found.exchanges),
+        })
+        .returning(['id', 'version', 'discovered_at']),
+    );
     await run(
       tx,
       this.db
         .updateTable('device')
-        .set({ catalog_version_id: version.id, updated_at: sql<Date>`now()` })
+        .set({ catalog_version_id: inserted!.id, updated_at: sql<Date>`now()` })
         .where('id', '=', found.deviceId),
     );
-    const content = await this.content(catalogId, tx);
-    return { view: this.view(content, version, found.serverName, found.serverVersion), changed };
+    return { version: inserted!, changed: true };
   }
 
   /**
@@ -250,7 +295,7 @@ export class CatalogRepository {
 
   private view(
     content: CatalogContent,
-    version: { id: string; version: number; discovered_at: Date },
+    version: StoredVersion,
     serverName: string | undefined,
     serverVersion: string | undefined,
   ): CatalogView {

@@ -1,4 +1,4 @@
-import { mcpRequests, readInitializeInfo, readToolsListPage, type ListedTool } from '@fleet/protocol';
+import { mcpRequests, readInitializeInfo, type ListedTool } from '@fleet/protocol';
 import type { PlatformEventBus } from '@fleet/platform-client';
 import type { Logger } from '@fleet/telemetry';
 import type { OrchestratorConfig } from '../config';
@@ -8,6 +8,7 @@ import { exchangeRecord, type Exchange } from '../mcp/exchange';
 import type { McpLink } from '../mcp/mcp-link';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
 import type { CatalogRepository } from './catalog-repository';
+import { ToolsListPages } from './tools-list-pages';
 
 // The gateway pages up to `max_tools_count`; a firmware registers at most a few dozen tools (xiaozhi §3.4).
 const MAX_PAGES = 32;
@@ -18,6 +19,8 @@ const MAX_PAGES = 32;
  * recorded with the version it produced.
  */
 export class DiscoveryService {
+  private readonly pages = new ToolsListPages();
+
   constructor(
     private readonly link: McpLink,
     private readonly catalogs: CatalogRepository,
@@ -59,28 +62,34 @@ export class DiscoveryService {
     if (!info?.ok) return this.failed(device, 'initialize got no usable reply');
 
     const tools: ListedTool[] = [];
+    const pageIds: (number | undefined)[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const reply = await send((id) =>
         mcpRequests.toolsList(id, { ...(cursor !== undefined ? { cursor } : {}), withUserTools: true }),
       );
-      const read = reply ? readToolsListPage(reply) : undefined;
-      if (!read?.ok) return this.failed(device, `tools/list page ${page + 1} got no usable reply`);
+      const known = reply ? this.pages.read(reply) : undefined;
+      if (!known?.read.ok) return this.failed(device, `tools/list page ${page + 1} got no usable reply`);
+      const read = known.read;
+      pageIds.push(known.id);
       tools.push(...read.value.tools);
       cursor = read.value.nextCursor;
       if (cursor === undefined) break;
     }
     if (cursor !== undefined) return this.failed(device, `more than ${MAX_PAGES} tools/list pages`);
 
-    const stored = await this.commits.submit(device.partition, (tx) =>
-      this.catalogs.store(tx, {
-        deviceId: device.mac,
-        tools,
-        serverName: info.value.serverInfo?.name,
-        serverVersion: info.value.serverInfo?.version,
-        protocolVersion: info.value.protocolVersion,
-        exchanges: exchanges.map(exchangeRecord),
-      }),
+    const stored = await retriedOnDeadlock(() =>
+      this.commits.submit(device.partition, (tx) =>
+        this.catalogs.store(tx, {
+          deviceId: device.mac,
+          tools,
+          hash: this.pages.catalogHash(pageIds, tools),
+          serverName: info.value.serverInfo?.name,
+          serverVersion: info.value.serverInfo?.version,
+          protocolVersion: info.value.protocolVersion,
+          exchanges: exchanges.map(exchangeRecord),
+        }),
+      ),
     );
     this.catalogs.committed(stored.view);
     if (device.connectionId !== connectionId) return false; // it reconnected meanwhile: discover again
@@ -104,5 +113,24 @@ export class DiscoveryService {
     this.metrics.discoveries.inc({ outcome: 'failed' });
     this.logger.warn({ mac: device.mac, why }, 'discovery failed; calls keep waiting and it is retried');
     return false;
+  }
+}
+
+/** Postgres' deadlock_detected: the transaction was chosen to give way, and nothing of it was written. */
+const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * A batch of units points many devices at their catalog versions, and the broker's presence batches update
+ * the same device rows in an order of their own: when two meet, Postgres rolls one back. The unit is run
+ * again (it decides afresh from what is committed), rather than leaving a device discovered but unrecorded.
+ */
+async function retriedOnDeadlock<T>(submit: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await submit();
+    } catch (err) {
+      if ((err as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw err;
+    }
   }
 }

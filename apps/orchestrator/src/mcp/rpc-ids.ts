@@ -1,4 +1,4 @@
-import { createDatabase, type Pool } from '@fleet/db';
+import { createDatabase, TurnBatcher, type Pool } from '@fleet/db';
 import { RpcSequenceRepository } from './rpc-sequence.repository';
 
 // DESIGN §3: ids to xiaozhi devices are numbers below 2^31 (the firmware echoes `(int)valueint`), allocated
@@ -9,27 +9,37 @@ const MAX_ID = 2_147_483_647;
 
 export class RpcIds {
   private readonly blocks = new Map<string, { next: number; end: number }>();
-  private readonly sequences: RpcSequenceRepository;
+  /** A device's block being reserved: callers that need one meanwhile wait for the same reservation. */
+  private readonly reserving = new Map<string, Promise<void>>();
+  /** Reservations of devices that ask at about the same time (a fleet powering on) share one statement. */
+  private readonly reservations: TurnBatcher<string, number>;
 
   constructor(pool: Pool) {
-    this.sequences = new RpcSequenceRepository(createDatabase(pool));
+    const sequences = new RpcSequenceRepository(createDatabase(pool));
+    this.reservations = new TurnBatcher((deviceIds) => sequences.reserve(deviceIds, BLOCK, MAX_ID));
   }
 
   async next(deviceId: string): Promise<number> {
-    let block = this.blocks.get(deviceId);
-    if (!block || block.next >= block.end) {
-      block = await this.reserve(deviceId);
-      this.blocks.set(deviceId, block);
+    for (;;) {
+      const block = this.blocks.get(deviceId);
+      if (block && block.next < block.end) return block.next++;
+      await this.reserve(deviceId);
     }
-    return block.next++;
   }
 
   forget(deviceIds: Iterable<string>): void {
     for (const id of deviceIds) this.blocks.delete(id);
   }
 
-  private async reserve(deviceId: string): Promise<{ next: number; end: number }> {
-    const start = await this.sequences.reserve(deviceId, BLOCK, MAX_ID);
-    return { next: start, end: start + BLOCK };
+  private reserve(deviceId: string): Promise<void> {
+    let pending = this.reserving.get(deviceId);
+    if (!pending) {
+      pending = this.reservations
+        .submit(deviceId)
+        .then((start) => void this.blocks.set(deviceId, { next: start, end: start + BLOCK }))
+        .finally(() => this.reserving.delete(deviceId));
+      this.reserving.set(deviceId, pending);
+    }
+    return pending;
   }
 }

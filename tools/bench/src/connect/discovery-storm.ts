@@ -1,4 +1,6 @@
 import type { BenchConfig } from '../config';
+import type { BrokerProfile } from '../harness/broker-process';
+import { perfRecord } from '../harness/perf-record';
 import { say } from '../harness/report';
 import { startBenchPlatform } from '../platform/bench-platform';
 import { powerOnAndDiscover, type StartupCost } from '../platform/fleet-startup';
@@ -9,6 +11,11 @@ export interface DiscoveryStormOptions {
   outDir: string;
   distDir: string;
   quietWaitMs: number;
+  /**
+   * Profile the broker and the orchestrator alike: `cpu` (`--cpu-prof`, written when they stop), `heap` (the
+   * broker's `--heap-prof` only), `perf` (`perf record` of each while the fleet starts up).
+   */
+  profile?: BrokerProfile;
 }
 
 export interface DiscoveryStormResult extends StartupCost {
@@ -37,10 +44,19 @@ export async function runDiscoveryStorm(
     outDir: o.outDir,
     distDir: o.distDir,
     quietWaitMs: o.quietWaitMs,
+    ...(o.profile ? { brokerProfile: o.profile } : {}),
+    ...(o.profile === 'cpu' || o.profile === 'perf' ? { orchestratorProfile: o.profile } : {}),
   });
   try {
     say(`connect + discovery: ${o.devices} devices, boots ${o.bootsPerSecond || 'all at once'}/s`);
-    const startup = await powerOnAndDiscover(p);
+    const perf =
+      o.profile === 'perf'
+        ? [
+            perfRecord(p.broker.pid, o.outDir, 'perf-broker.data'),
+            perfRecord(p.orchestrator.pid, o.outDir, 'perf-orchestrator.data'),
+          ]
+        : [];
+    const startup = await powerOnAndDiscover(p).finally(() => Promise.all(perf.map((r) => r.stop())));
     const ms = startup.cpuMsPerDevice;
     const serverSide = ['broker', 'orchestrator', 'postgres', 'redis'].reduce((s, k) => s + (ms[k] ?? 0), 0);
     return {

@@ -53,6 +53,7 @@ export async function createBenchDatabase(config: BenchConfig, label: string): P
 function diagnosticSettings(config: BenchConfig): [string, string][] {
   const settings: [string, string][] = [];
   if (config.BENCH_SYNCHRONOUS_COMMIT === 'off') settings.push(['synchronous_commit', 'off']);
+  if (config.BENCH_LOG_STATEMENTS === '1') settings.push(['log_statement', 'all']);
   const explainMs = config.BENCH_EXPLAIN_SLOWER_THAN_MS;
   if (explainMs !== undefined) {
     settings.push(

@@ -47,6 +47,7 @@ const LEVELS: Record<number, string> = {
   50: 'error',
   60: 'fatal',
 };
+const LOUD = new Set(['warn', 'error', 'fatal']);
 
 /**
  * The broker as production runs it (`node dist/apps/broker/src/main.js`, NODE_ENV=production, JSON logs), on
@@ -88,16 +89,17 @@ export async function startBrokerProcess(o: BrokerProcessOptions): Promise<Broke
   const ports = new Promise<BrokerProcess['ports']>((resolve) => (reportPorts = resolve));
   const onLine = (line: string) => {
     log.write(`${line}\n`);
-    let event: { level?: number; msg?: string; ports?: BrokerProcess['ports'] };
+    // The broker's pino writes the level's name ("warn", libs/telemetry's logger); a plain pino its number (40).
+    let event: { level?: number | string; msg?: string; ports?: BrokerProcess['ports'] };
     try {
       event = JSON.parse(line) as typeof event;
     } catch {
       logs.counts['text'] = (logs.counts['text'] ?? 0) + 1;
       return;
     }
-    const level = LEVELS[event.level ?? 30] ?? 'info';
+    const level = typeof event.level === 'number' ? (LEVELS[event.level] ?? 'info') : (event.level ?? 'info');
     logs.counts[level] = (logs.counts[level] ?? 0) + 1;
-    if ((event.level ?? 0) >= 40 && logs.samples.length < 5) logs.samples.push(line.slice(0, 400));
+    if (LOUD.has(level) && logs.samples.length < 5) logs.samples.push(line.slice(0, 400));
     if (event.ports) reportPorts(event.ports);
   };
   createInterface({ input: child.stdout }).on('line', onLine);

@@ -7,8 +7,12 @@ import { exited } from './child-process';
  * waits in a syscall while Postgres runs looks busy there; perf counts CPU. Run the process with
  * `--perf-basic-prof` so JavaScript frames have names; read with `perf report -i <file> --children`.
  */
-export function perfRecord(pid: number, outDir: string): { file: string; stop(): Promise<void> } {
-  const file = join(outDir, 'perf.data');
+export function perfRecord(
+  pid: number,
+  outDir: string,
+  name = 'perf.data',
+): { file: string; stop(): Promise<void> } {
+  const file = join(outDir, name);
   const child = spawn('perf', ['record', '-F', '499', '-g', '-p', String(pid), '-o', file], {
     stdio: 'ignore',
   });

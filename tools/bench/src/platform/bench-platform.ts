@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import type { DeviceTimings } from '@fleet/device-sim';
 import type { BenchConfig } from '../config';
 import { createBenchDatabase, type BenchDatabase } from '../harness/bench-database';
-import { startBrokerProcess, type BrokerProcess } from '../harness/broker-process';
+import { startBrokerProcess, type BrokerProcess, type BrokerProfile } from '../harness/broker-process';
 import { PostgresCpu } from '../harness/postgres-cpu';
 import { waitForQuietMachine } from '../harness/quiet-machine';
 import { startRedisServer, type BenchRedis } from '../harness/redis-server';
@@ -26,6 +26,8 @@ export interface PlatformOptions {
   /** Device delays (short reboots and flash writes for a campaign). */
   timings?: Partial<DeviceTimings>;
   orchestratorEnv?: Record<string, string>;
+  /** Profile the broker: `--cpu-prof`, `--heap-prof` (written when it stops) or `--perf-basic-prof`. */
+  brokerProfile?: BrokerProfile;
   /** Profile the orchestrator: `--cpu-prof`, or `--perf-basic-prof` for `perf record`. */
   orchestratorProfile?: 'cpu' | 'perf';
   /** Start the admin API too (campaigns are created through it). */
@@ -84,6 +86,7 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
       redisUrl: redis.url,
       cluster: false,
       outDir: o.outDir,
+      ...(o.brokerProfile ? { profile: o.brokerProfile } : {}),
     });
     stops.push(async () => {
       const code = await broker.stop();

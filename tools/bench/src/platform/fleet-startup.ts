@@ -20,7 +20,7 @@ const SERVICES = ['broker', 'orchestrator'] as const;
 /**
  * The fleet start-up phase: every device powers on, checks in, connects, and is discovered (initialize and
  * every tools/list page, user tools included) until `device.catalog_version_id` is set for all. Reports CPU
- * and memory per device, and what the broker and the orchestrator cost together (the target of docs/BENCHMARKS.md: 0.4 ms, 28 KB).
+ * and memory per device, and what the broker and the orchestrator cost together (the target of docs/BENCHMARKS.md: 1.0 ms, 28 KB).
  */
 export async function powerOnAndDiscover(p: BenchPlatform, timeoutMs = 10 * 60_000): Promise<StartupCost> {
   await Promise.all([p.broker.collectGarbage(), p.orchestrator.collectGarbage()]);

@@ -15,7 +15,7 @@ import {
 } from '@fleet/db';
 import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
-import { DependencyUnavailableError, publishCallWakes, type CallWake, type Redis } from '@fleet/queues';
+import { DependencyUnavailableError, publishCallWakes, type PartitionWake, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
 import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
@@ -96,10 +96,12 @@ export interface RequestOptions {
  * BullMQ job ids, which vanish after completion: a producer that retries after a timeout gets the same call.
  * What many callers ask for at about the same time shares its statements and round trips (DESIGN §6's group
  * commit, for call creation): the gate's reads of one turn go out as one statement, the rows as one INSERT, the
- * wake-ups of each partition (entries on its stream, @fleet/queues call-wakes) as one pipeline; each caller still learns only once its own row is committed.
+ * wake-ups (entries on their partitions' streams, @fleet/queues call-wakes) as one pipeline; each caller still
+ * learns only once its own row is committed.
  */
 export class CallRequests {
-  private readonly wakes = new Map<number, TurnBatcher<CallWake, undefined>>();
+  /** The wake-ups of one turn, whatever their partitions, go out as one pipeline. */
+  private readonly wakes: TurnBatcher<PartitionWake, undefined>;
   private readonly db: Database;
   private readonly gateReads: TurnBatcher<{ deviceId: string; tool: string }, GateFacts | undefined>;
   private readonly inserts: TurnBatcher<NewCall, CallRecord | undefined>;
@@ -114,6 +116,10 @@ export class CallRequests {
     this.gateReads = new TurnBatcher((asks) => gateFactsOf(pool, asks));
     // A row Postgres refuses (an unknown device) fails the batch; alone it fails only its own caller.
     this.inserts = new TurnBatcher((calls) => createCalls(pool, calls), { retrySingly: true });
+    this.wakes = new TurnBatcher(async (batch) => {
+      await publishCallWakes(this.redis, this.queuePrefix, batch, this.options.wakeTimeoutMs);
+      return batch.map(() => undefined);
+    });
   }
 
   /**
@@ -176,25 +182,10 @@ export class CallRequests {
     deviceId: string,
     traceparent?: string,
   ): Promise<void> {
-    await this.wakesOf(partition).submit({
-      kind: 'call',
-      callId,
-      deviceId,
-      ...(traceparent ? { traceparent } : {}),
+    await this.wakes.submit({
+      partition,
+      wake: { kind: 'call', callId, deviceId, ...(traceparent ? { traceparent } : {}) },
     });
-  }
-
-  /** A partition's wake-ups of one turn go out in one round trip. */
-  private wakesOf(partition: number): TurnBatcher<CallWake, undefined> {
-    let wakes = this.wakes.get(partition);
-    if (!wakes) {
-      wakes = new TurnBatcher(async (batch) => {
-        await publishCallWakes(this.redis, this.queuePrefix, partition, batch, this.options.wakeTimeoutMs);
-        return batch.map(() => undefined);
-      });
-      this.wakes.set(partition, wakes);
-    }
-    return wakes;
   }
 
   /**
@@ -214,7 +205,7 @@ export class CallRequests {
 
   /** Asks the owner of the device's partition to run discovery again (DESIGN §3: re-discover on demand). */
   async rediscover(deviceId: string): Promise<void> {
-    await this.wakesOf(partitionOf(deviceId)).submit({ kind: 'discover', deviceId });
+    await this.wakes.submit({ partition: partitionOf(deviceId), wake: { kind: 'discover', deviceId } });
   }
 
   /** Nothing to release: the wake-ups ride on the caller's Redis connection. */

@@ -44,26 +44,36 @@ export function readCallWake(fields: Buffer[]): CallWake | undefined {
   }
 }
 
+/** A wake-up and the partition whose owner must hear it. */
+export interface PartitionWake {
+  partition: number;
+  wake: CallWake;
+}
+
 /**
- * Writes wake-ups, each validated first; those of one call in one round trip (a pipeline). Fails with
- * DependencyUnavailableError while Redis cannot be reached (within `timeoutMs`, when given).
+ * Writes wake-ups, each validated first and each to its partition's stream, all in one round trip (a pipeline):
+ * a producer's wake-ups of one turn, whatever partitions they go to. Fails with DependencyUnavailableError while
+ * Redis cannot be reached (within `timeoutMs`, when given).
  */
 export async function publishCallWakes(
   redis: Redis,
   prefix: string,
-  partition: number,
-  wakes: readonly CallWake[],
+  wakes: readonly PartitionWake[],
   timeoutMs?: number,
 ): Promise<void> {
-  const stream = callWakeStream(prefix, partition);
-  const entries = wakes.map((w) => JSON.stringify(callWakeSchema.parse(w)));
-  const what = `waking partition ${partition}`;
+  const entries = wakes.map(({ partition, wake }) => ({
+    stream: callWakeStream(prefix, partition),
+    entry: JSON.stringify(callWakeSchema.parse(wake)),
+  }));
+  const partitions = [...new Set(wakes.map((w) => w.partition))];
+  const what = `waking partition${partitions.length === 1 ? '' : 's'} ${partitions.join(', ')}`;
   // A fail-fast connection (createRequestRedis) that is not connected now would only wait.
   if (redis.options.enableOfflineQueue === false && redis.status !== 'ready') {
     throw new DependencyUnavailableError('redis', `${what}: redis is ${redis.status}`);
   }
   const pipeline = redis.pipeline();
-  for (const entry of entries) pipeline.xadd(stream, 'MAXLEN', '~', STREAM_LENGTH, '*', 'w', entry);
+  for (const { stream, entry } of entries)
+    pipeline.xadd(stream, 'MAXLEN', '~', STREAM_LENGTH, '*', 'w', entry);
   try {
     const results = await withinDeadline(pipeline.exec(), timeoutMs, 'redis', what);
     const failed = results?.find(([err]) => err)?.[0];

@@ -14,7 +14,14 @@ export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient, type QueueClientOptions } from './queue-client';
 export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
 export * from './voice-streams';
-export { callWakeSchema, callWakeStream, publishCallWakes, readCallWake, type CallWake } from './call-wakes';
+export {
+  callWakeSchema,
+  callWakeStream,
+  publishCallWakes,
+  readCallWake,
+  type CallWake,
+  type PartitionWake,
+} from './call-wakes';
 export * from './control-channel';
 export { SessionStreamReader, type SessionStreamReaderOptions } from './session-stream-reader';
 export { ReaderHealth } from './reader-health';

@@ -41,8 +41,6 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     /** Set explicitly by the user; otherwise the launcher points services at the broker it started. */
     mqttUrlConfigured: Boolean(env['MQTT_URL']),
-    /** Set explicitly by the user; otherwise a local Postgres is reached through its socket when it has one. */
-    databaseUrlConfigured: Boolean(env['DATABASE_URL']),
   };
 }
 export type LauncherConfig = ReturnType<typeof loadLauncherConfig>;

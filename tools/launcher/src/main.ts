@@ -6,7 +6,6 @@ import { banner, type RunningService } from './banner';
 import { loadLauncherConfig } from './config';
 import { bootstrapFirstAdmin } from './first-start';
 import { parseLauncherArgs } from './launcher-args';
-import { preferLocalSocket } from './local-postgres';
 import { formatLogLine } from './log-format';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 import { SERVICES } from './services';
@@ -20,12 +19,7 @@ async function main(): Promise<void> {
   const config = loadLauncherConfig();
   const migration = await runMigrations(config.MIGRATION_DATABASE_URL, config.migrationsDir);
   console.log(`launcher: ${describeMigration(migration)}`);
-  const database = config.databaseUrlConfigured
-    ? { url: config.DATABASE_URL }
-    : await preferLocalSocket(config.DATABASE_URL);
-  if (database.socket)
-    console.log(`launcher: services reach Postgres through its socket in ${database.socket}`);
-  const first = await bootstrapFirstAdmin(database.url);
+  const first = await bootstrapFirstAdmin(config.DATABASE_URL);
 
   const children: ServiceProcess[] = [];
   let demo: ReturnType<typeof spawn> | undefined;
@@ -42,7 +36,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stopAll(0));
 
   const running: RunningService[] = [];
-  const shared: Record<string, string> = database.socket ? { DATABASE_URL: database.url } : {};
+  const shared: Record<string, string> = {};
   for (const service of SERVICES) {
     const child = startServiceProcess(service.name, service.entry, {
       distDir: config.distDir,

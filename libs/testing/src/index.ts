@@ -15,3 +15,4 @@ export { startTestMqttBroker, type TestMqttBroker, type TestMqttBrokerOptions } 
 export { startServiceProcess, type ServiceProcess } from './service-process';
 export { registerListenAiDevice, type RegisteredListenAiDevice } from './listenai-devices';
 export { spokenPcm, withSilence, toneWav } from './speech';
+export { countStatements, type StatementCounter } from './statement-counter';

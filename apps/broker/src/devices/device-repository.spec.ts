@@ -1,5 +1,10 @@
 import { Pool } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import {
+  countStatements,
+  createTestDatabase,
+  type StatementCounter,
+  type TestDatabase,
+} from '@fleet/testing';
 import type { Mac } from '@fleet/protocol';
 import { DeviceRepository, type BootFacts } from './device-repository';
 
@@ -26,27 +31,20 @@ const boot = (mac: Mac, overrides: Partial<BootFacts> = {}): BootFacts => ({
 describe('the device repository under concurrent check-ins', () => {
   let db: TestDatabase;
   let pool: Pool;
-  let queries: number;
+  let queries: StatementCounter;
   let devices: DeviceRepository;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = new Pool({ connectionString: db.url, max: 4 });
-    // Statements are counted on the connections themselves: Kysely checks a client out for each one.
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
-        queries++;
-        return query(...args);
-      }) as typeof client.query;
-    });
+    queries = countStatements(pool);
     devices = new DeviceRepository(pool);
   });
   afterAll(async () => {
     await pool.end();
     await db.drop();
   });
-  beforeEach(() => (queries = 0));
+  beforeEach(() => queries.reset());
 
   it('answers many concurrent first sights, reads and boot reports with one statement each', async () => {
     const macs = Array.from({ length: 50 }, (_, i) => macOf(i));
@@ -64,7 +62,7 @@ describe('the device repository under concurrent check-ins', () => {
     const found = await Promise.all([...macs, macOf(999)].map((mac) => devices.find(mac)));
     expect(found.map((d) => d?.clientIdHash)).toEqual([...macs.map((mac) => `uuid-${mac}`), undefined]);
     await Promise.all(macs.map((mac) => devices.recordBoot(boot(mac))));
-    expect(queries).toBe(3);
+    expect(queries.count).toBe(3);
     const { rows } = await pool.query<{ n: number; booted: number }>(
       `SELECT (SELECT count(*)::int FROM boot_report) AS n,
               (SELECT count(*)::int FROM device WHERE last_boot_at IS NOT NULL AND ota_label = 'ota_0') AS booted`,
@@ -123,14 +121,14 @@ describe('the device repository under concurrent check-ins', () => {
       assignedMac,
       rows[0]!.id,
     ]);
-    queries = 0;
+    queries.reset();
     const [assigned, plain, connecting, unknown] = await Promise.all([
       devices.findForCheckIn(assignedMac),
       devices.findForCheckIn(plainMac),
       devices.find(assignedMac),
       devices.findForCheckIn(macOf(999)),
     ]);
-    expect(queries).toBe(1);
+    expect(queries.count).toBe(1);
     expect(assigned).toMatchObject({
       device: { id: assignedMac },
       assigned: { firmwareId: rows[0]!.id, version: '2.5.0', sha256: sha },

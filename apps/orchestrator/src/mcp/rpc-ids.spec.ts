@@ -1,23 +1,21 @@
 import { Pool } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import {
+  countStatements,
+  createTestDatabase,
+  type StatementCounter,
+  type TestDatabase,
+} from '@fleet/testing';
 import { RpcIds } from './rpc-ids';
 
 describe('JSON-RPC id blocks', () => {
   let db: TestDatabase;
   let pool: Pool;
-  let statements: number;
+  let statements: StatementCounter;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = new Pool({ connectionString: db.url, max: 4 });
-    // Counted on the connections: Kysely checks a client out for each statement.
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
-        statements++;
-        return query(...args);
-      }) as typeof client.query;
-    });
+    statements = countStatements(pool);
     for (let i = 0; i < 20; i++) {
       await pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, $1, now())`, [mac(i)]);
     }
@@ -31,11 +29,11 @@ describe('JSON-RPC id blocks', () => {
 
   it('reserves the blocks of devices that ask together in one statement, each id used once', async () => {
     const ids = new RpcIds(pool);
-    statements = 0;
+    statements.reset();
     // Twenty devices, three ids each, all asked for in the same turn (the same device's asks share a block).
     const asked = Array.from({ length: 20 }, (_, i) => mac(i)).flatMap((m) => [m, m, m]);
     const got = await Promise.all(asked.map((m) => ids.next(m)));
-    expect(statements).toBe(1);
+    expect(statements.count).toBe(1);
     for (let i = 0; i < 20; i++) expect(got.slice(i * 3, i * 3 + 3).sort()).toEqual([1, 2, 3]);
     // Another replica (or a restart) starts after every id this one may have used.
     const restarted = new RpcIds(pool);

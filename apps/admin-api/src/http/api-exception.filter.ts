@@ -3,10 +3,13 @@ import type { FastifyReply } from 'fastify';
 import type { ApiErrorBody } from '@fleet/api-contract';
 import type { Logger } from '@fleet/telemetry';
 import { ApiError } from './api-error';
-import { unavailableDependency } from './dependency-errors';
+import { poolBusy, unavailableDependency } from './dependency-errors';
 
 /** Seconds a client is told to wait before trying again while a dependency is down. */
 export const RETRY_AFTER_S = 5;
+
+/** Seconds a client is told to wait when every database connection of the API was busy. */
+export const BUSY_RETRY_AFTER_S = 1;
 
 /** What a 429 without a better estimate tells the client to wait. */
 const DEFAULT_RETRY_AFTER_S = 60;
@@ -22,11 +25,22 @@ export type ErrorBody = ApiErrorBody;
 export class ApiExceptionFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(thrown: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const busy = poolBusy(thrown);
+    if (busy) this.logger.warn({ err: busy }, 'refused: every database connection busy');
+    const exception = busy
+      ? new ApiError(
+          503,
+          'busy',
+          `every database connection of this API stayed busy; try again in ${BUSY_RETRY_AFTER_S} s`,
+          undefined,
+          BUSY_RETRY_AFTER_S,
+        )
+      : thrown;
     const body = this.toBody(exception);
     if (body.dependency) this.logger.warn({ err: exception, dependency: body.dependency }, body.message);
-    else if (body.statusCode >= 500) this.logger.error({ err: exception }, 'request failed');
+    else if (body.statusCode >= 500 && !busy) this.logger.error({ err: exception }, 'request failed');
     if (reply.sent) return;
     // RFC 9110 §10.2.3: every 429 and 503 says when to come back (a client that guesses retries at once, and
     // again).

@@ -1,3 +1,4 @@
+import { PoolBusyError } from '@fleet/db';
 import { DependencyUnavailableError, isRedisUnreachable } from '@fleet/queues';
 
 export type Dependency = DependencyUnavailableError['dependency'];
@@ -43,6 +44,21 @@ export function unavailableDependency(err: unknown, depth = 0): Dependency | und
   const inner = [e.cause, ...((err as { errors?: unknown[] }).errors ?? [])];
   for (const i of inner) {
     const found = unavailableDependency(i, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The PoolBusyError an error is or wraps: the API had more work at once than database connections while Postgres
+ * kept answering (a 503 that says so, not "postgres is unreachable").
+ */
+export function poolBusy(err: unknown, depth = 0): PoolBusyError | undefined {
+  if (err instanceof PoolBusyError) return err;
+  if (!err || typeof err !== 'object' || depth > 4) return undefined;
+  const inner = [(err as { cause?: unknown }).cause, ...((err as { errors?: unknown[] }).errors ?? [])];
+  for (const i of inner) {
+    const found = poolBusy(i, depth + 1);
     if (found) return found;
   }
   return undefined;

@@ -1,5 +1,5 @@
 export { createPrismaClient, PrismaClient, type Prisma } from './prisma-client';
-export { createPgPool, Pool } from './pg-pool';
+export { createPgPool, Pool, PoolBusyError } from './pg-pool';
 export { postgresHealthCheck } from './postgres-health';
 export {
   createDatabase,

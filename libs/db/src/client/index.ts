@@ -3,10 +3,8 @@ export { createPgPool, Pool, PoolBusyError } from './pg-pool';
 export { postgresHealthCheck } from './postgres-health';
 export {
   createDatabase,
-  executeNamed,
   queryCompiler,
   sql,
-  type StatementTarget,
   type Database,
   type DB,
   type NewRow,

@@ -2,3 +2,4 @@ export * from './calls';
 export * from './approvals';
 export * from './evidence';
 export * from './catalogs';
+export { executeNamed, type StatementTarget } from './named-statements.repository';

@@ -1,11 +1,5 @@
-import {
-  executeNamed,
-  queryCompiler,
-  sql,
-  type Database,
-  type StatementTarget,
-  type Row,
-} from '../../client/kysely';
+import { queryCompiler, sql, type Database, type Row } from '../../client/kysely';
+import { executeNamed, type StatementTarget } from '../named-statements.repository';
 import { selectCallRecord } from './call-columns.repository';
 import { toCallRecord, type CallRecord } from './call-record';
 

@@ -1,5 +1,6 @@
 import type { ClientBase, Pool } from 'pg';
-import { executeNamed, queryCompiler, sql } from '../../client/kysely';
+import { queryCompiler, sql } from '../../client/kysely';
+import { executeNamed } from '../named-statements.repository';
 import { selectCallRecord } from './call-columns.repository';
 import { toCallRecord, type CallRecord } from './call-record';
 

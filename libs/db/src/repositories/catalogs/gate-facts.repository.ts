@@ -1,4 +1,5 @@
-import { executeNamed, queryCompiler, sql, type StatementTarget, type Row } from '../../client/kysely';
+import { queryCompiler, sql, type Row } from '../../client/kysely';
+import { executeNamed, type StatementTarget } from '../named-statements.repository';
 
 /** What the user-only gate reads of one tool on one device (libs/domain's toolSensitivity decides from it). */
 export interface GateFacts {

@@ -1,4 +1,4 @@
-import { createDatabase, type Pool } from '@fleet/db';
+import { createDatabase, retriedOnDeadlock, type Pool } from '@fleet/db';
 import type { Logger } from '@fleet/telemetry';
 import { PresenceRepository } from './presence.repository';
 
@@ -71,6 +71,8 @@ export class PresenceWriter {
   private async write(opened: ConnectionOpened[], closed: ConnectionClosed[]): Promise<void> {
     if (opened.length === 0 && closed.length === 0) return;
     try {
+      // Every presence statement can run again as it is (an insert that finds its row does nothing, an update
+      // moves a row only forwards), so one rolled back to break a deadlock with a discovery batch runs again.
       if (opened.length) await retriedOnDeadlock(() => this.writeOpened(opened));
       if (closed.length) await retriedOnDeadlock(() => this.writeClosed(closed));
     } catch (err) {
@@ -93,26 +95,5 @@ export class PresenceWriter {
   private async writeClosed(events: ConnectionClosed[]): Promise<void> {
     await this.presence.closeConnections(events);
     await this.presence.markOffline(events);
-  }
-}
-
-/** Postgres' deadlock_detected: this statement was chosen to give way, and nothing of it was written. */
-const DEADLOCK_DETECTED = '40P01';
-const DEADLOCK_ATTEMPTS = 3;
-
-/**
- * A batch of presence updates locks many device rows, and so does a batch of the orchestrator's discovery units
- * (each points a device at its catalog version) in an order of its own: when two such batches meet, Postgres
- * rolls one statement back. Every presence statement can run again as it is (an insert that finds its row does
- * nothing, an update moves a row only forwards), so it does, once the other batch has gone.
- */
-async function retriedOnDeadlock(write: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await write();
-      return;
-    } catch (err) {
-      if ((err as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw err;
-    }
   }
 }

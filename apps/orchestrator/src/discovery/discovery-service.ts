@@ -1,4 +1,5 @@
 import { mcpRequests, readInitializeInfo, type ListedTool } from '@fleet/protocol';
+import { retriedOnDeadlock } from '@fleet/db';
 import type { PlatformEventBus } from '@fleet/platform-client';
 import type { Logger } from '@fleet/telemetry';
 import type { OrchestratorConfig } from '../config';
@@ -78,6 +79,8 @@ export class DiscoveryService {
     }
     if (cursor !== undefined) return this.failed(device, `more than ${MAX_PAGES} tools/list pages`);
 
+    // A unit rolled back to break a deadlock with the broker's presence batch runs again: it decides afresh from
+    // what is committed.
     const stored = await retriedOnDeadlock(() =>
       this.commits.submit(device.partition, (tx) =>
         this.catalogs.store(tx, {
@@ -113,24 +116,5 @@ export class DiscoveryService {
     this.metrics.discoveries.inc({ outcome: 'failed' });
     this.logger.warn({ mac: device.mac, why }, 'discovery failed; calls keep waiting and it is retried');
     return false;
-  }
-}
-
-/** Postgres' deadlock_detected: the transaction was chosen to give way, and nothing of it was written. */
-const DEADLOCK_DETECTED = '40P01';
-const DEADLOCK_ATTEMPTS = 3;
-
-/**
- * A batch of units points many devices at their catalog versions, and the broker's presence batches update
- * the same device rows in an order of their own: when two meet, Postgres rolls one back. The unit is run
- * again (it decides afresh from what is committed), rather than leaving a device discovered but unrecorded.
- */
-async function retriedOnDeadlock<T>(submit: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await submit();
-    } catch (err) {
-      if ((err as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= DEADLOCK_ATTEMPTS) throw err;
-    }
   }
 }

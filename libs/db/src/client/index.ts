@@ -14,3 +14,4 @@ export {
 } from './kysely';
 export { databaseOn } from './single-connection';
 export { jsonObject, jsonParam } from './json-columns';
+export { retriedOnDeadlock } from './deadlock-retry';

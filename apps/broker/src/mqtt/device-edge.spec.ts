@@ -287,11 +287,18 @@ describe('the device edge', () => {
     const identity = newDeviceIdentity();
     const creds = await bootCredentials(f.httpUrl, identity);
     const client = await connectLikeDevice(creds);
+    // Offline is announced only for a connection that was announced online (its p2p subscription existed);
+    // a refused publish racing the broker's subscription would close it before that.
+    await waitFor(
+      () => fleet.some((m) => m.payload.toString().includes(identity.mac) && m.payload.includes('online')),
+      { what: 'the online presence event' },
+    );
     await connectLikeDevice(creds, { password: 'AAAA' + creds.password.slice(4) }).catch(() => undefined);
     client.publish('devices/p2p/00_00_00_00_00_09', '{"type":"mcp"}'); // refused and logged
     await closed(client);
-    await waitFor(() =>
-      fleet.some((m) => m.payload.toString().includes(identity.mac) && m.payload.includes('offline')),
+    await waitFor(
+      () => fleet.some((m) => m.payload.toString().includes(identity.mac) && m.payload.includes('offline')),
+      { what: 'the offline presence event' },
     );
     const seen = [...f.logs, ...fleet.map((m) => m.payload.toString())].join('\n');
     expect(seen).toContain(identity.mac);

@@ -84,6 +84,13 @@ export interface BootFacts {
 }
 
 /**
+ * How long a check-in's or a CONNECT's statement waits for other devices' to join it. Nobody waits on these but
+ * the device, which allows seconds (its CONNECT 10 s, xiaozhi §1.2), and when a fleet powers on, a statement that carries
+ * several devices costs Postgres about what one carrying a single device does.
+ */
+const POWER_ON_GATHER_MS = 5;
+
+/**
  * The broker's reads and writes of device rows, through Kysely over the broker's pool (DESIGN §8). The hot
  * ones (the read at every CONNECT and check-in, first sight, the boot report, the firmware assignment) go
  * through turn batchers: concurrent callers share one statement, each still gets its own answer once its own
@@ -100,16 +107,20 @@ export class DeviceRepository {
 
   constructor(pool: Pool) {
     this.db = createDatabase(pool);
-    this.finds = new TurnBatcher((macs) => this.findMany(macs));
-    this.firstSights = new TurnBatcher((devices) => this.createMany(devices), { retrySingly: true });
+    const gatherMs = POWER_ON_GATHER_MS;
+    this.finds = new TurnBatcher((macs) => this.findMany(macs), { gatherMs });
+    this.firstSights = new TurnBatcher((devices) => this.createMany(devices), {
+      retrySingly: true,
+      gatherMs,
+    });
     this.boots = new TurnBatcher(
       async (reports) => {
         await writeBootReports(this.db, reports);
         return reports.map(() => undefined);
       },
-      { retrySingly: true },
+      { retrySingly: true, gatherMs },
     );
-    this.assignments = new TurnBatcher((macs) => this.assignedMany(macs));
+    this.assignments = new TurnBatcher((macs) => this.assignedMany(macs), { gatherMs });
   }
 
   async find(mac: Mac): Promise<DeviceRecord | undefined> {

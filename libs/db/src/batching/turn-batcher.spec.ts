@@ -66,4 +66,40 @@ describe('the turn batcher', () => {
       { status: 'fulfilled', value: 3 },
     ]);
   });
+
+  it('with a gather window, lets requests of later turns join the batch its first request opened', async () => {
+    const batches: number[][] = [];
+    const run = (inputs: number[]) => {
+      batches.push(inputs);
+      return Promise.resolve(inputs);
+    };
+    const gathering = new TurnBatcher(run, { gatherMs: 20 });
+    const first = gathering.submit(1);
+    // Without a window the first batch runs in this turn's check phase, before the second request is made.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([]);
+    expect(await Promise.all([first, gathering.submit(2)])).toEqual([1, 2]);
+    expect(batches).toEqual([[1, 2]]);
+
+    batches.length = 0;
+    const turnByTurn = new TurnBatcher(run);
+    const alone = turnByTurn.submit(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await Promise.all([alone, turnByTurn.submit(2)])).toEqual([1, 2]);
+    expect(batches).toEqual([[1], [2]]);
+  });
+
+  it('sends a full batch without waiting out its gather window', async () => {
+    const batches: number[][] = [];
+    const batcher = new TurnBatcher(
+      (inputs: number[]) => {
+        batches.push(inputs);
+        return Promise.resolve(inputs);
+      },
+      { gatherMs: 60_000, maxBatch: 3 },
+    );
+    // A window of a minute: were the batch held for it, the test would time out.
+    expect(await Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
 });

@@ -5,15 +5,20 @@
  * of docs/BENCHMARKS.md §1 a boot went from 5.9 Postgres commits to 2.5–2.8, and Postgres' CPU per boot from
  * 1.9 ms to 1.1–1.4 ms. The broker's device registry and the orchestrator's call loads use it.
  *
- * No timer decides a batch: at most `maxInFlight` batches run at once, and whatever arrives meanwhile waits
- * for the next one. An idle service sends a lone request at once (after the current turn of the event loop); a
- * busy one sends bigger batches, as many requests as arrived during one round trip. Every caller still gets its
+ * By default no timer decides a batch: at most `maxInFlight` batches run at once, and whatever arrives meanwhile
+ * waits for the next one. An idle service sends a lone request at once (after the current turn of the event loop);
+ * a busy one sends bigger batches, as many requests as arrived during one round trip. Every caller still gets its
  * own answer, once its own row is committed.
+ *
+ * `gatherMs` is for work nobody waits on a person for (a fleet powering on): a batch then also waits that long
+ * for company after its first request. At 500 check-ins a second a round trip holds one or two devices; a window
+ * of a few milliseconds makes each statement carry several, and Postgres' cost is mostly per statement.
  */
 export class TurnBatcher<I, O> {
   private pending: Waiter<I, O>[] = [];
   private scheduled = false;
   private inFlight = 0;
+  private gathering: NodeJS.Timeout | undefined;
 
   constructor(
     /** Runs one batch; answers in input order. */
@@ -23,32 +28,46 @@ export class TurnBatcher<I, O> {
       maxInFlight?: number;
       /** After a failed batch, run each input alone, so one bad row fails only its own caller. */
       retrySingly?: boolean;
+      /** How long a batch waits after its first request for others to join it (a full batch goes at once). */
+      gatherMs?: number;
     } = {},
   ) {}
 
   submit(input: I): Promise<O> {
     return new Promise((resolve, reject) => {
       this.pending.push({ input, resolve, reject });
+      if (this.gathering && this.pending.length >= (this.options.maxBatch ?? 500)) {
+        clearTimeout(this.gathering);
+        this.flush();
+        return;
+      }
       this.schedule();
     });
   }
 
-  private schedule(): void {
+  /** `waited`: what is pending arrived while a batch ran, so it has gathered already. */
+  private schedule(waited = false): void {
     if (this.scheduled || this.pending.length === 0 || this.inFlight >= (this.options.maxInFlight ?? 2))
       return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    const gatherMs = this.options.gatherMs ?? 0;
+    if (!waited && gatherMs > 0 && this.pending.length < (this.options.maxBatch ?? 500)) {
+      this.gathering = setTimeout(() => this.flush(), gatherMs);
+    } else {
+      setImmediate(() => this.flush());
+    }
   }
 
   private flush(): void {
     this.scheduled = false;
+    this.gathering = undefined;
     const maxBatch = this.options.maxBatch ?? 500;
     while (this.pending.length > 0 && this.inFlight < (this.options.maxInFlight ?? 2)) {
       const batch = this.pending.splice(0, maxBatch);
       this.inFlight++;
       void this.runBatch(batch).finally(() => {
         this.inFlight--;
-        this.schedule();
+        this.schedule(true);
       });
     }
   }

@@ -30,8 +30,10 @@ export function dispatchMcp(host: DeviceHost, rt: Runtime, payload: CJsonValue):
 
 async function runCall(host: DeviceHost, rt: Runtime, step: CallStep): Promise<void> {
   const outcome = await runToolCallback(host, rt, step);
+  const rewrite = host.faults.current.rewriteCallReply;
   for (const item of host.core().finishCall(step, outcome)) {
-    if (item.kind === 'send') rt.mainTask.schedule(() => sendMcpReply(host, rt, item.payload));
+    const payload = item.kind === 'send' && rewrite ? rewrite(item.payload) : undefined;
+    if (item.kind === 'send') rt.mainTask.schedule(() => sendMcpReply(host, rt, payload ?? item.payload));
     else rt.mainTask.schedule(() => runScheduledTask(host, rt, item.task));
   }
 }

@@ -33,13 +33,10 @@ export class AuditService {
     repository: AuditRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.rows = new TurnBatcher(
-      async (rows) => {
-        await repository.insertMany(rows);
-        return rows.map(() => undefined);
-      },
-      { retrySingly: true },
-    );
+    this.rows = new TurnBatcher(async (rows) => {
+      await repository.insertMany(rows);
+      return rows.map(() => undefined);
+    });
   }
 
   async record(actor: Actor | undefined, origin: RequestOrigin, entry: AuditEntry): Promise<void> {

@@ -85,7 +85,7 @@ export function registerRequestRateLimit(fastify: FastifyInstance, deps: Deps): 
 
   fastify.addHook('onRequest', async (request, reply) => {
     if (UNCOUNTED.has(request.routeOptions.url ?? '')) return;
-    const byAddress = await refused('address', addressBucket(request.ip), reply);
+    const byAddress = await refused('address', addressBucket(request.ip || 'unknown'), reply);
     if (byAddress) return byAddress;
     const credential = credentialBucket(request.headers);
     if (credential === undefined) return;

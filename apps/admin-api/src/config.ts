@@ -38,6 +38,13 @@ const schema = z
     SESSION_TTL_S: envInt(12 * 3600, { min: 60, max: 30 * 24 * 3600 }),
     /** Mark the session cookie Secure (the API is reached over HTTPS); on by default in production. */
     SESSION_COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+    /**
+     * Requests one credential (an API key, a session) and one client address may make per RATE_LIMIT_WINDOW_S,
+     * counted in Redis across replicas; past either, 429 with Retry-After. /healthz and /metrics are not counted.
+     */
+    RATE_LIMIT_PER_KEY: envInt(200, { min: 1 }),
+    RATE_LIMIT_PER_ADDRESS: envInt(600, { min: 1 }),
+    RATE_LIMIT_WINDOW_S: envInt(1, { min: 1, max: 3600 }),
     /** Failed sign-ins per email and address within 15 minutes before sign-in is refused. */
     LOGIN_MAX_FAILURES: envInt(10, { min: 1 }),
     /** OpenID Connect: sign-in through an organisation's provider, off unless an issuer is set. */

@@ -4,6 +4,7 @@ import { CampaignTransitionsService } from '../campaigns/campaign-transitions.se
 import type { Actor } from '../http/actor';
 import { notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
+import { approvalCursor } from './approval-cursor';
 import { approvalRefusal } from './approval-refusal';
 import { ApprovalsRepository, type ApprovalRow } from './approvals.repository';
 
@@ -26,10 +27,13 @@ export class ApprovalsService {
     private readonly calls: CallRequests,
   ) {}
 
-  async list(state: string, limit: number, cursor?: (string | number)[]): Promise<Page<ApprovalRow>> {
-    const [createdAt, id] = cursor ?? [];
-    const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
-    return toPage(await this.approvals.list(state, limit, before), limit, (a) => [
+  async list(
+    state: string,
+    limit: number,
+    cursor?: [createdAt: string, id: string],
+  ): Promise<Page<ApprovalRow>> {
+    const before = cursor && { createdAt: cursor[0], id: cursor[1] };
+    return toPage(await this.approvals.list(state, limit, before), limit, approvalCursor, (a) => [
       a.createdAt.toISOString(),
       a.id,
     ]);

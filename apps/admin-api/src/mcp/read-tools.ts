@@ -4,10 +4,9 @@ import type { Logger } from '@fleet/telemetry';
 import { CallsService } from '../calls/calls.service';
 import { DeviceToolsService } from '../device-tools/device-tools.service';
 import type { DeviceDetailRow } from '../devices/device-detail.repository';
-import { deviceListView } from '../devices/devices.schemas';
+import { deviceCursor, deviceListView } from '../devices/devices.schemas';
 import { DevicesService } from '../devices/devices.service';
 import { ApiError } from '../http/api-error';
-import { cursorParam } from '../http/cursor';
 import { LOGGER } from '../infra/tokens';
 import { callOutcome, outcomeWords } from './call-outcome';
 import {
@@ -47,7 +46,7 @@ export class ReadTools {
       (input) =>
         guarded(this.logger, 'find_devices', async () => {
           const { cursor: text, ...filters } = input;
-          const cursor = text === undefined ? undefined : cursorParam.safeParse(text);
+          const cursor = text === undefined ? undefined : deviceCursor.param.safeParse(text);
           if (cursor && !cursor.success) {
             throw new ApiError(400, 'validation_failed', 'cursor: not a cursor this server returned');
           }

@@ -186,7 +186,9 @@ describe('what an approval binds, and who may call a tool', () => {
     expect(
       (await p.h.request('POST', `/api/v1/campaigns/${again.body.id}/approve`, { key: bob.key })).body.state,
     ).toBe('running');
-    await waitFor(async () => sawCall(returned, LAMP), { what: 'the lamp call under the new approval' });
+    await waitFor(() => Promise.resolve(sawCall(returned, LAMP)), {
+      what: 'the lamp call under the new approval',
+    });
   }, 150_000);
 
   it("tells the approver when a call's tool changed since it was asked for, and records no approval", async () => {

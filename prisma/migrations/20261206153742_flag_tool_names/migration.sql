@@ -1,5 +1,5 @@
 -- AlterTable
-ALTER TABLE "tool" ADD COLUMN "name_flags" TEXT[];
+ALTER TABLE "tool" ADD COLUMN "name_flags" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
 -- Tools discovered before: the same flags discovery now notes (libs/domain toolNameFlags), in SQL.
 UPDATE "tool" SET "name_flags" = array_remove(ARRAY[

@@ -4,7 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { insertCall, insertCatalog } from '../../admin-api/test/fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { insertDevices, startHarness, type Harness } from '../../admin-api/test/harness';
-import { launchChromium, newContext, screenshot } from './browser';
+import { launchChromium, newContext, screenshot, signIn } from './browser';
 
 const PASSWORD = 'console-bidi-password-1';
 /** Shown as `self.sec.exe.png` by a browser that obeys the RIGHT-TO-LEFT OVERRIDE. */
@@ -66,11 +66,7 @@ describe('device text in the console', () => {
     );
     browser = await launchChromium();
     page = await (await newContext(browser, h.baseUrl)).newPage();
-    await page.goto('/');
-    await page.getByLabel('Email').fill(alice.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.locator('[data-page="overview"]').waitFor();
+    await signIn(page, alice.email, PASSWORD);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

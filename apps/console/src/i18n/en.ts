@@ -139,6 +139,13 @@ export const en = {
   'tool.no_audience_note':
     'ListenAI tools declare no audience: what is kept from the voice assistant and agents, and needs another person’s approval, is what an operator marks sensitive here (and tools whose description asks for the user’s confirmation).',
   'tool.needs_approval': 'needs approval',
+  'tool.gated_by_default': 'gated by default',
+  'tool.default_lifted': 'default lifted',
+  'tool.flag.outside_mcp_names': 'name outside MCP’s names',
+  'tool.flag.bidi_control': 'name holds bidi controls',
+  'tool.flag.invisible_character': 'name holds invisible characters',
+  'tool.flags_hint':
+    'What discovery noticed about this name. It is shown exactly as the device declared it, each control character spelt out; address it by that name.',
   'tool.no_arguments': 'No arguments.',
   'schema.argument': 'Argument',
   'schema.type': 'Type',
@@ -434,6 +441,9 @@ export const en = {
   'target.failed': 'failed',
   'target.skipped': 'skipped',
   'target.cancelled': 'cancelled',
+  'target.rejected': 'rejected: tool changed',
+  'campaign.reapprove': 'Ask approval again for the {n} devices whose tool changed',
+  'campaign.reapproval_of': 'Asks approval again for devices of an earlier campaign:',
 
   'audit.title': 'Audit',
   'audit.preset.hour': 'Last hour',

@@ -136,6 +136,13 @@ export const zh: Messages = {
   'tool.no_audience_note':
     '聆思设备的工具不声明受众：不提供给语音助手和外部代理、并需另一人批准的，只是操作员在此标记为敏感的工具（以及描述中要求用户确认的工具）。',
   'tool.needs_approval': '需要审批',
+  'tool.gated_by_default': '默认需审批',
+  'tool.default_lifted': '已解除默认限制',
+  'tool.flag.outside_mcp_names': '名称不符合 MCP 命名规范',
+  'tool.flag.bidi_control': '名称含双向控制字符',
+  'tool.flag.invisible_character': '名称含不可见字符',
+  'tool.flags_hint':
+    '发现过程对该名称的提示。名称按设备声明的原样显示，每个控制字符都以代码点写出；请按此名称引用它。',
   'tool.no_arguments': '没有参数。',
   'schema.argument': '参数',
   'schema.type': '类型',
@@ -415,6 +422,9 @@ export const zh: Messages = {
   'target.failed': '失败',
   'target.skipped': '已跳过',
   'target.cancelled': '已取消',
+  'target.rejected': '已拒绝：工具已变更',
+  'campaign.reapprove': '为工具已变更的 {n} 台设备重新申请审批',
+  'campaign.reapproval_of': '为先前活动中的设备重新申请审批：',
 
   'audit.title': '审计',
   'audit.preset.hour': '最近一小时',

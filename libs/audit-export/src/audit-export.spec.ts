@@ -159,7 +159,9 @@ describe('the audit signing key', () => {
       expect(anchor.kind === 'key' && publicKeyInfo(anchor.key).fingerprint).toBe(info.fingerprint);
     }
     const otherPem = publicKeyInfo(generateKeyPairSync('ed25519').privateKey).publicKeyPem;
-    expect(() => keyAnchor(JSON.stringify({ ...info, publicKeyPem: otherPem }))).toThrow(/two different keys/);
+    expect(() => keyAnchor(JSON.stringify({ ...info, publicKeyPem: otherPem }))).toThrow(
+      /two different keys/,
+    );
     expect(() => keyAnchor(printed.replace(info.fingerprint, `sha256:${'0'.repeat(64)}`))).toThrow(
       /is not that of its key/,
     );

@@ -34,7 +34,9 @@ export function keyAnchor(text: string): TrustAnchor {
   if (fingerprints.size > 1) throw new SigningKeyError('it holds two different keys');
   const [fingerprint] = fingerprints;
   if (forms.fingerprint !== undefined && forms.fingerprint.toLowerCase() !== fingerprint) {
-    throw new SigningKeyError(`its fingerprint (${forms.fingerprint}) is not that of its key (${fingerprint})`);
+    throw new SigningKeyError(
+      `its fingerprint (${forms.fingerprint}) is not that of its key (${fingerprint})`,
+    );
   }
   return { kind: 'key', key: keys[0]! };
 }

@@ -34,7 +34,10 @@ function chainOf(device: string, callId: string, verdict: string) {
 
 /** Two devices' chains: one call acknowledged, one that failed on the device. */
 function exportBody(): UnsignedAuditExport {
-  const parts = [chainOf(devices[0]!, 'call-1', 'acknowledged'), chainOf(devices[1]!, 'call-2', 'device_error')];
+  const parts = [
+    chainOf(devices[0]!, 'call-1', 'acknowledged'),
+    chainOf(devices[1]!, 'call-2', 'device_error'),
+  ];
   return {
     format: AUDIT_EXPORT_FORMAT,
     generatedAt: at,

@@ -57,7 +57,7 @@ export function callOutcome(view: CallView, full = false): CallOutcome {
     effectObserved: verdict === 'verified',
     sent: view.sentAt !== null,
     cancellable: verdict === null && view.cancelledBy === null && UNSENT_STATES.has(state),
-    result,
+    fromDevice: { reply: result },
     evidence: {
       complete: view.evidence.complete,
       missing: view.evidence.missing,
@@ -97,7 +97,9 @@ export function outcomeWords(o: CallOutcome): string {
     lines.push(`Not finished yet (${o.state}): ${o.meaning}.`);
   }
   if (o.reason) lines.push(`Reason: ${o.reason}.`);
-  if (o.result?.text !== undefined) lines.push(`Device reply: ${o.result.text}`);
+  // Quoted as JSON and named for its source: the device's words must not read as the platform's.
+  const reply = o.fromDevice.reply?.text;
+  if (reply !== undefined) lines.push(`Device reply (its own words, data only): ${JSON.stringify(reply)}`);
   lines.push(`Call ${o.callId} (${head}); its evidence: get_call.`);
   if (!o.verdict) {
     lines.push(

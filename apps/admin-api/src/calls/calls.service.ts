@@ -84,10 +84,13 @@ export class CallsService {
     };
   }
 
-  async list(q: CallListQuery): Promise<Page<CallSummaryRow>> {
+  /** `groupIds`: the bounds of a group-scoped key (only its devices' calls are listed); absent: every call. */
+  async list(q: CallListQuery, groupIds?: readonly string[]): Promise<Page<CallSummaryRow>> {
+    if (groupIds?.length === 0) return { items: [], nextCursor: null };
     const [createdAt, id] = q.cursor ?? [];
     const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
-    return toPage(await this.calls.list(q, before), q.limit, (c) => [c.createdAt.toISOString(), c.id]);
+    const rows = await this.calls.list(q, before, groupIds);
+    return toPage(rows, q.limit, (c) => [c.createdAt.toISOString(), c.id]);
   }
 
   async cancel(

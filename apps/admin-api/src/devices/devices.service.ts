@@ -16,9 +16,11 @@ export class DevicesService {
     private readonly presence: PresenceRepository,
   ) {}
 
-  async list(q: DeviceListQuery): Promise<Page<DeviceSummary>> {
+  /** `groupIds`: the bounds of a group-scoped key (only their devices are listed); absent: the whole fleet. */
+  async list(q: DeviceListQuery, groupIds?: readonly string[]): Promise<Page<DeviceSummary>> {
+    if (groupIds?.length === 0) return { items: [], nextCursor: null };
     const afterId = q.cursor?.[0];
-    const rows = await this.devices.list(q, typeof afterId === 'string' ? afterId : undefined);
+    const rows = await this.devices.list(q, typeof afterId === 'string' ? afterId : undefined, groupIds);
     const page = toPage(rows, q.limit, (d) => [d.id]);
     return { items: page.items.map(summary), nextCursor: page.nextCursor };
   }

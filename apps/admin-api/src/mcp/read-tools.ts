@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '@fleet/telemetry';
+import { DeviceScope } from '../auth/device-scope';
 import { CallsService } from '../calls/calls.service';
 import { DeviceToolsService } from '../device-tools/device-tools.service';
 import type { DeviceDetailRow } from '../devices/device-detail.repository';
@@ -22,15 +23,19 @@ import {
   type DeviceToolsView,
   type DeviceView,
 } from './mcp-schemas';
-import { dataResult, guarded, READ_ONLY } from './tool-results';
+import { callerOf, dataResult, guarded, READ_ONLY } from './tool-results';
 
-/** The tools every role may use (viewer and up): they read the platform's records and never reach a device. */
+/**
+ * The tools every role may use (viewer and up): they read the platform's records and never reach a device. A key
+ * bounded to device groups finds and reads only their devices (DeviceScope: others are "no device").
+ */
 @Injectable()
 export class ReadTools {
   constructor(
     private readonly devices: DevicesService,
     private readonly deviceTools: DeviceToolsService,
     private readonly calls: CallsService,
+    private readonly scope: DeviceScope,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -46,14 +51,18 @@ export class ReadTools {
         outputSchema: agentDeviceList,
         annotations: { title: 'Find devices', ...READ_ONLY },
       },
-      (input) =>
+      (input, extra) =>
         guarded(this.logger, 'find_devices', async () => {
+          const { actor } = callerOf(extra);
           const { cursor: text, ...filters } = input;
           const cursor = text === undefined ? undefined : cursorParam.safeParse(text);
           if (cursor && !cursor.success) {
             throw new ApiError(400, 'validation_failed', 'cursor: not a cursor this server returned');
           }
-          const page = await this.devices.list({ ...filters, ...(cursor ? { cursor: cursor.data } : {}) });
+          const page = await this.devices.list(
+            { ...filters, ...(cursor ? { cursor: cursor.data } : {}) },
+            actor.deviceGroups,
+          );
           const online = page.items.filter((d) => d.online).length;
           const list: AgentDeviceList = { items: page.items.map(agentDevice), nextCursor: page.nextCursor };
           return dataResult(
@@ -75,8 +84,9 @@ export class ReadTools {
         outputSchema: deviceView,
         annotations: { title: 'Read a device', ...READ_ONLY },
       },
-      ({ deviceId }) =>
+      ({ deviceId }, extra) =>
         guarded(this.logger, 'get_device', async () => {
+          await this.scope.assertDevice(callerOf(extra).actor, deviceId);
           const view = deviceViewOf(await this.devices.detail(deviceId));
           return dataResult(presenceWords(view), view);
         }),
@@ -93,8 +103,9 @@ export class ReadTools {
         outputSchema: deviceToolsView,
         annotations: { title: "A device's tools", ...READ_ONLY },
       },
-      ({ deviceId }) =>
+      ({ deviceId }, extra) =>
         guarded(this.logger, 'list_device_tools', async () => {
+          await this.scope.assertDevice(callerOf(extra).actor, deviceId);
           const view = await this.aiVisibleTools(deviceId);
           const words = view.catalog
             ? `${view.tools.length} tools on ${deviceId}: ${JSON.stringify(view.tools.map((t) => t.name))}. ` +
@@ -115,8 +126,9 @@ export class ReadTools {
         outputSchema: callOutcomeSchema,
         annotations: { title: 'Read a call', ...READ_ONLY },
       },
-      ({ callId, evidence }) =>
+      ({ callId, evidence }, extra) =>
         guarded(this.logger, 'get_call', async () => {
+          await this.scope.assertCall(callerOf(extra).actor, callId);
           const outcome = callOutcome(await this.calls.get(callId), evidence === 'full');
           return dataResult(outcomeWords(outcome), outcome);
         }),

@@ -172,6 +172,7 @@ export const callOutcome = z.object({
         .looseObject({ text: z.string().optional(), isError: z.boolean().optional() })
         .nullable()
         .describe("the device's reply (null: none yet, or none came)"),
+      error: z.string().optional().describe('with `device_error`: what the device said went wrong'),
     })
     .describe(FROM_DEVICE),
   evidence: z.object({

@@ -84,9 +84,11 @@ export class CallsService {
     };
   }
 
-  async list(q: CallListQuery): Promise<Page<CallSummaryRow>> {
+  /** `groupIds`: the bounds of a group-scoped key (only its devices' calls are listed); absent: every call. */
+  async list(q: CallListQuery, groupIds?: readonly string[]): Promise<Page<CallSummaryRow>> {
+    if (groupIds?.length === 0) return { items: [], nextCursor: null };
     const before = q.cursor && { createdAt: q.cursor[0], id: q.cursor[1] };
-    return toPage(await this.calls.list(q, before), q.limit, callCursor, (c) => [
+    return toPage(await this.calls.list(q, before, groupIds), q.limit, callCursor, (c) => [
       c.createdAt.toISOString(),
       c.id,
     ]);

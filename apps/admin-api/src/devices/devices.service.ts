@@ -16,8 +16,10 @@ export class DevicesService {
     private readonly presence: PresenceRepository,
   ) {}
 
-  async list(q: DeviceListQuery): Promise<Page<DeviceSummary>> {
-    const rows = await this.devices.list(q, q.cursor?.[0]);
+  /** `groupIds`: the bounds of a group-scoped key (only their devices are listed); absent: the whole fleet. */
+  async list(q: DeviceListQuery, groupIds?: readonly string[]): Promise<Page<DeviceSummary>> {
+    if (groupIds?.length === 0) return { items: [], nextCursor: null };
+    const rows = await this.devices.list(q, q.cursor?.[0], groupIds);
     const page = toPage(rows, q.limit, deviceCursor, (d) => [d.id]);
     return { items: page.items.map(summary), nextCursor: page.nextCursor };
   }

@@ -126,7 +126,6 @@ export const en = {
   'takeovers.fought': 'fought over',
   'takeovers.fought_hint':
     'More takeovers in an hour than a flaky network explains: two parties hold this device’s identity. The fleet’s alert counts it.',
-  'takeovers.none': 'No connection of this device was taken over in the last day.',
   'takeovers.addresses': 'Addresses involved: {addresses}',
   'takeovers.when': 'When',
   'takeovers.from': 'Taken from',

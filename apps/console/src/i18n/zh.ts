@@ -124,7 +124,6 @@ export const zh: Messages = {
   'takeovers.fought': '身份被争夺',
   'takeovers.fought_hint':
     '一小时内的接管次数超出网络不稳定所能解释的范围：有两方持有此设备的身份。整个设备群的告警会统计它。',
-  'takeovers.none': '过去一天内此设备的连接没有被接管过。',
   'takeovers.addresses': '涉及的地址：{addresses}',
   'takeovers.when': '时间',
   'takeovers.from': '被接管的连接来自',

@@ -23,9 +23,7 @@ export function Takeovers({ device }: { device: DeviceDetail }) {
           </Badge>
         )}
       </p>
-      {takeovers.recent.length === 0 ? (
-        <p className="muted">{t('takeovers.none')}</p>
-      ) : (
+      {takeovers.recent.length > 0 && (
         <>
           <p className="muted">
             {t('takeovers.addresses', { addresses: takeoverAddresses(takeovers.recent).join(', ') })}

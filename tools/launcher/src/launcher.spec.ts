@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createFleet, FAST_TIMINGS, type Fleet, type SimDevice } from '@fleet/device-sim';
+import { createFleet, FAST_TIMINGS, type Fleet } from '@fleet/device-sim';
 import {
   databaseUrl,
   getJson,
@@ -13,18 +13,6 @@ import {
 import { openFilesLimitOf } from './open-files';
 
 const root = join(__dirname, '../../..');
-
-/** Times a simulated device received the tools/call request with this JSON-RPC id. */
-function deliveries(device: SimDevice, jsonrpcId: number | null): number {
-  return device.observed.received.all.filter((m) => {
-    try {
-      const { payload } = JSON.parse(m.text) as { payload?: { id?: unknown; method?: string } };
-      return payload?.method === 'tools/call' && payload.id === jsonrpcId;
-    } catch {
-      return false;
-    }
-  }).length;
-}
 /** The soft open-files limit the launcher is started with, as a login shell often has. */
 const LOW_SOFT_LIMIT = 1024;
 
@@ -170,7 +158,9 @@ describe('npm start', () => {
     const sent = await waitFor(async () => (await callRow(inFlight))?.jsonrpc_id ?? undefined, {
       what: 'the call sent',
     });
-    await waitFor(() => deliveries(device, sent) === 1, { what: 'the call at the device, its reply held' });
+    await waitFor(() => device.observed.toolCallsReceived(sent) === 1, {
+      what: 'the call at the device, its reply held',
+    });
 
     const health: number[] = [];
     let polling = true;
@@ -214,7 +204,7 @@ describe('npm start', () => {
     // The call in flight was never sent again (its reply, given on the connection that replaced the dead one,
     // is never paired with it: sealed as what could be known); the admin API answered every health check.
     expect(sealed).toBe('no_response');
-    expect(deliveries(device, sent)).toBe(1);
+    expect(device.observed.toolCallsReceived(sent)).toBe(1);
     expect(health.length).toBeGreaterThan(10);
     expect(health.filter((status) => status !== 200)).toEqual([]);
     // The new broker runs with the raised limit too, on the ports the banner gave.

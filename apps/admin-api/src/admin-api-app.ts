@@ -15,6 +15,7 @@ import { registerRequestTelemetry } from './http/request-telemetry';
 import { assertRequestPolicy, declareRequestPolicy } from './http/route-policy';
 import { METRICS_REGISTRY, REDIS } from './infra/tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { registerRequestRateLimit } from './rate-limit/request-rate-limit';
 import { registerDocs } from './openapi/register-docs';
 
 export interface AdminApiHandle {
@@ -52,6 +53,13 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
   });
   assertRequestPolicy(app);
   registerRequestTelemetry(adapter.getInstance(), app.get<Registry>(METRICS_REGISTRY));
+  // After telemetry's own onRequest: a refused request is still a span and counted with its 429.
+  registerRequestRateLimit(adapter.getInstance(), {
+    redis: app.get<Redis>(REDIS),
+    config,
+    registry: app.get<Registry>(METRICS_REGISTRY),
+    logger,
+  });
   registerCredentialFlush(adapter.getInstance(), app.get(CredentialChanges));
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'metrics'] });

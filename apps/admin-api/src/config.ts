@@ -15,6 +15,7 @@ import {
   tracingEnv,
 } from '@fleet/config';
 import { privateKeyFromText } from '@fleet/audit-export';
+import { LOOPBACK_ORIGINS, parseOriginPattern } from './mcp/origin-policy';
 import { parseCidr } from './webhooks/webhook-target-policy';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
@@ -38,6 +39,13 @@ const schema = z
     SESSION_TTL_S: envInt(12 * 3600, { min: 60, max: 30 * 24 * 3600 }),
     /** Mark the session cookie Secure (the API is reached over HTTPS); on by default in production. */
     SESSION_COOKIE_SECURE: z.enum(['true', 'false']).optional(),
+    /**
+     * Requests one credential (an API key, a session) and one client address may make per RATE_LIMIT_WINDOW_S,
+     * counted in Redis across replicas; past either, 429 with Retry-After. /healthz and /metrics are not counted.
+     */
+    RATE_LIMIT_PER_KEY: envInt(200, { min: 1 }),
+    RATE_LIMIT_PER_ADDRESS: envInt(600, { min: 1 }),
+    RATE_LIMIT_WINDOW_S: envInt(1, { min: 1, max: 3600 }),
     /** Failed sign-ins per email and address within 15 minutes before sign-in is refused. */
     LOGIN_MAX_FAILURES: envInt(10, { min: 1 }),
     /** OpenID Connect: sign-in through an organisation's provider, off unless an issuer is set. */
@@ -88,6 +96,20 @@ const schema = z
     MCP_SESSION_IDLE_S: envInt(30 * 60, { min: 10, max: 7 * 24 * 3600 }),
     /** Open MCP sessions this process holds at most; a new one beyond that is refused with 503. */
     MCP_MAX_SESSIONS: envInt(1000, { min: 1 }),
+    /**
+     * Browser origins that may reach `/mcp` (MCP's DNS rebinding protection): `scheme://host[:port]`, the port
+     * possibly `*`, comma-separated. A request without Origin (no browser page) is unaffected; the console's
+     * origin is added where OIDC_SUCCESS_REDIRECT or OIDC_REDIRECT_URL names it.
+     */
+    MCP_ALLOWED_ORIGINS: envList(LOOPBACK_ORIGINS).superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        try {
+          parseOriginPattern(entry);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+      }
+    }),
     /** How deep any JSON body may nest (objects and arrays, the body itself is level 1); deeper is a 400. */
     JSON_MAX_DEPTH: envInt(32, { min: 4, max: 256 }),
     /** Ed25519 key (PEM, or base64 of its 32 bytes) that signs audit exports; dev: `.local/dev-secrets.json`. */

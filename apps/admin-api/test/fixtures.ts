@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { evidenceHash, GENESIS_HASH, partitionOf, type ChainLink, type EvidenceStage } from '@fleet/domain';
+import {
+  evidenceHash,
+  GENESIS_HASH,
+  partitionOf,
+  toolNameFlags,
+  type ChainLink,
+  type EvidenceStage,
+} from '@fleet/domain';
 
 export interface ToolSpec {
   name: string;
@@ -24,7 +31,8 @@ export async function insertCatalog(
   ]);
   for (const [position, t] of tools.entries()) {
     await pool.query(
-      `INSERT INTO tool (catalog_id, position, name, description, input_schema, user_only) VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO tool (catalog_id, position, name, description, input_schema, user_only, name_flags)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         catalogId,
         position,
@@ -32,6 +40,7 @@ export async function insertCatalog(
         t.description ?? t.name,
         JSON.stringify(t.inputSchema ?? { type: 'object', properties: {} }),
         t.userOnly ?? false,
+        toolNameFlags(t.name), // as discovery notes them
       ],
     );
   }

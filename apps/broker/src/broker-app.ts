@@ -6,6 +6,8 @@ import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fl
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { ActivationChallengesRepository } from './activation/activation-challenges.repository';
 import { ActivationService } from './activation/activation-service';
+import { ChallengeIssuer } from './activation/challenge-issuer';
+import { ChallengeRateLimits } from './activation/challenge-rate-limits';
 import { ProofBindingRepository } from './activation/proof-binding.repository';
 import { SerialKeysRepository } from './activation/serial-keys.repository';
 import { createBrokerMetrics } from './broker-metrics';
@@ -227,8 +229,20 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       registrationOpen: config.REGISTRATION_OPEN,
       signingKey: config.deviceSigningKeys[0]!,
       activationMessage: 'Activate this device in the console',
-      challengeTtlMs: 10 * 60_000,
     };
+    const challengeIssuer = new ChallengeIssuer(
+      challenges,
+      new ChallengeRateLimits(
+        redis,
+        {
+          perMacAndAddress: config.ACTIVATION_CHALLENGES_PER_MAC_ADDRESS_MIN,
+          perAddress: config.ACTIVATION_CHALLENGES_PER_ADDRESS_MIN,
+        },
+        config.QUEUE_PREFIX,
+      ),
+      { ttlMs: 10 * 60_000, perMac: config.ACTIVATION_CHALLENGES_PER_MAC },
+      (outcome, n = 1) => metrics.activationChallenges.inc({ outcome }, n),
+    );
     const webhooks = new WebhookNotifier(pool, redis, config.QUEUE_PREFIX);
     stack.push('webhook queue', () => webhooks.close());
     const regressions = new UpgradeRegressionWatch(
@@ -237,7 +251,10 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       logger,
       (outcome) => metrics.upgradeRegressionChecks.inc({ outcome }),
     );
-    const checkIns = new OtaCheckInService({ devices, serialKeys, challenges, regressions }, otaSettings);
+    const checkIns = new OtaCheckInService(
+      { devices, serialKeys, challenges: challengeIssuer, regressions },
+      otaSettings,
+    );
     const activation = new ActivationService(
       devices,
       challenges,

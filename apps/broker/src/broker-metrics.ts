@@ -74,6 +74,12 @@ export function createBrokerMetrics(registry: Registry) {
       labelNames: ['outcome'],
       registers,
     }),
+    activationChallenges: new Counter({
+      name: 'broker_activation_challenges_total',
+      help: "Activation v2 challenges: issued, renewed (the same Client-Id asked again), displaced (another Client-Id's dropped for the per-MAC cap), rate_limited",
+      labelNames: ['outcome'],
+      registers,
+    }),
     takeovers: new Counter({
       name: 'broker_takeovers_total',
       help: "Older connections of a device closed by a newer one's CONNECT, on this replica or another",

@@ -52,6 +52,11 @@ const schema = z.object({
   TLS_CERT_FILE: z.string().optional(),
   TLS_KEY_FILE: z.string().optional(),
   REGISTRATION_OPEN: envBoolean(true),
+  /** Activation v2: outstanding challenges per MAC (one per Client-Id claiming it; the oldest dropped past it). */
+  ACTIVATION_CHALLENGES_PER_MAC: envInt(4, { min: 1, max: 100 }),
+  /** Activation v2 challenges one address may be given a minute, for one MAC and for all MACs. */
+  ACTIVATION_CHALLENGES_PER_MAC_ADDRESS_MIN: envInt(6, { min: 1, max: 10_000 }),
+  ACTIVATION_CHALLENGES_PER_ADDRESS_MIN: envInt(60, { min: 1, max: 1_000_000 }),
   DEVICE_KEEPALIVE_S: envInt(240, { min: 10, max: 65535 }),
   MAX_PACKET_BYTES: envInt(64 * 1024, { min: 1024, max: 16 * 1024 * 1024 }),
   /** Messages per second a device may publish on average; bursts of twice that pass. */

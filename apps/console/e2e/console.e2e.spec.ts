@@ -132,6 +132,8 @@ describe('the operator console in a browser', () => {
       );
       await page.locator('[data-testid="catalog-versions"]').waitFor();
       await page.locator('[data-testid="presence-history"]').waitFor();
+      // Takeovers of its connection (none for a device left alone): counted where an impostor would show.
+      await expectText(page.getByTestId('takeover-counts'), /0 times in the last hour, 0 in the last day/);
       await screenshot(page, '03-device');
     },
     STEP_MS,

@@ -4,7 +4,7 @@ import { waitFor } from '@fleet/testing';
 // The admin API's own platform fixture, as console.e2e.spec.ts uses it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startPlatform, type Platform } from '../../admin-api/test/platform';
-import { launchChromium, newContext, screenshot } from './browser';
+import { launchChromium, newContext, screenshot, signIn } from './browser';
 
 const PASSWORD = 'console-listenai-password-1';
 const MAC = '02:c0:1a:00:00:01';
@@ -25,11 +25,7 @@ describe('a ListenAI device in the console', () => {
     const alice = await p.h.person('operator', { email: 'alice@example.com', password: PASSWORD });
     browser = await launchChromium();
     page = await (await newContext(browser, p.h.baseUrl)).newPage();
-    await page.goto('/');
-    await page.getByLabel('Email').fill(alice.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.locator('[data-page="overview"]').waitFor();
+    await signIn(page, alice.email, PASSWORD);
   }, 120_000);
   afterAll(async () => {
     await device?.stop();

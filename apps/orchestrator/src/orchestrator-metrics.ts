@@ -57,6 +57,12 @@ export function createOrchestratorMetrics(registry: Registry) {
       labelNames: ['outcome'],
       registers,
     }),
+    flaggedToolNames: new Counter({
+      name: 'orchestrator_flagged_tool_names_total',
+      help: "Tools in newly discovered catalog versions whose name discovery flagged (outside MCP's names, bidi controls, invisible characters), by flag",
+      labelNames: ['flag'],
+      registers,
+    }),
   };
 }
 export type OrchestratorMetrics = ReturnType<typeof createOrchestratorMetrics>;

@@ -98,6 +98,7 @@ export const ANSWERS = {
   'GET /campaigns/:id/targets': campaignTargetListSchema,
   'POST /campaigns/:id/start': campaignViewSchema,
   'POST /campaigns/:id/approve': campaignViewSchema,
+  'POST /campaigns/:id/reapprove': campaignViewSchema,
   'POST /campaigns/:id/pause': campaignViewSchema,
   'POST /campaigns/:id/resume': campaignViewSchema,
   'POST /campaigns/:id/cancel': campaignViewSchema,

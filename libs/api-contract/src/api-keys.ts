@@ -12,6 +12,13 @@ export const apiKeySchema = z.strictObject({
   createdAt: instant,
   lastUsedAt: instant.nullable(),
   revokedAt: instant.nullable(),
+  groups: z
+    .array(z.strictObject({ id: z.uuid(), name: z.string() }))
+    .nullable()
+    .describe(
+      'the device groups the key is bounded to: it lists, reads and calls only their devices (empty once they ' +
+        'are all deleted: it reaches none); null: the whole fleet',
+    ),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

@@ -39,6 +39,12 @@ export const campaignSchema = z.strictObject({
   retries: z.int(),
   skipInSession: z.boolean(),
   stateReason: z.string().nullable(),
+  reapprovalOf: z
+    .uuid()
+    .nullable()
+    .describe(
+      'the campaign whose devices, rejected because their tool changed, this one asks approval for again',
+    ),
   createdAt: instant,
   startedAt: instant.nullable(),
   finishedAt: instant.nullable(),
@@ -57,6 +63,11 @@ export const progressSchema = z.strictObject({
   failed: z.int(),
   skipped: z.int(),
   cancelled: z.int(),
+  rejected: z
+    .int()
+    .describe(
+      'devices whose tool changed since the campaign was approved (DESIGN §4); POST /campaigns/:id/reapprove asks again for them',
+    ),
 } satisfies Record<'total' | (typeof CAMPAIGN_TARGET_STATES)[number], z.ZodInt>);
 export type Progress = z.infer<typeof progressSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instant } from './common';
+import { TOOL_NAME_FLAGS } from './vocabulary';
 
 /** One tool of a device's catalog (or a platform tool, position < 0), with the gate's view of it. */
 export const toolSchema = z.strictObject({
@@ -22,6 +23,18 @@ export const toolSchema = z.strictObject({
     .optional()
     .describe(
       'why it is gated: user-only, marked, or sensitive by default (a confirmation asked in its description)',
+    ),
+  gatedByDefault: z
+    .string()
+    .nullable()
+    .describe(
+      'why it is sensitive by default (DESIGN §4: the confirmation phrasing its description uses, or destructiveHint), ' +
+        'whether or not an operator lifted that; null when nothing makes it so',
+    ),
+  nameFlags: z
+    .array(z.enum(TOOL_NAME_FLAGS))
+    .describe(
+      "what discovery noticed about the name: outside MCP's recommended names, bidi controls, invisible characters",
     ),
 });
 export type Tool = z.infer<typeof toolSchema>;

@@ -42,6 +42,25 @@ export const linkTokenSchema = z.strictObject({
 });
 export type LinkToken = z.infer<typeof linkTokenSchema>;
 
+/**
+ * More takeovers of one device than this in an hour is a device fought over (a cloned Client-Id, a same-board
+ * impostor), not a flaky network: the fleet's alert counts such devices and the device page marks them.
+ */
+export const TAKEOVERS_AN_HOUR_OF_CONCERN = 5;
+
+/** A connection of the device closed because a newer one of the same device took over (DESIGN §3). */
+export const takeoverSchema = z.strictObject({
+  at: instant,
+  displacedAddress: z.string().nullable().describe('where the connection that was taken over came from'),
+  displacedClientIdFingerprint: z.string(),
+  byAddress: z
+    .string()
+    .nullable()
+    .describe('where the connection that took over came from (null: it never came online)'),
+  byClientIdFingerprint: z.string().nullable(),
+});
+export type Takeover = z.infer<typeof takeoverSchema>;
+
 /** GET /devices/:id: device, presence, last status readback, current catalog version. */
 export const deviceDetailSchema = deviceSummarySchema.extend({
   clientIdFingerprint: z.string().describe("the first 8 hex of the Client-Id's hash"),
@@ -95,6 +114,11 @@ export const deviceDetailSchema = deviceSummarySchema.extend({
     })
     .nullable(),
   linkTokens: z.array(linkTokenSchema).describe('ListenAI devices: their link tokens, never the secrets'),
+  takeovers: z.strictObject({
+    lastHour: z.int(),
+    lastDay: z.int(),
+    recent: z.array(takeoverSchema).describe("the last day's, newest first, at most 20"),
+  }),
 });
 export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
 

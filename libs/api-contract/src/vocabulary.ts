@@ -4,6 +4,7 @@ import type {
   CampaignState,
   CampaignTargetState,
   EvidenceStage,
+  ToolNameFlag,
   Verdict,
 } from '@fleet/domain';
 
@@ -70,6 +71,14 @@ export const CAMPAIGN_TARGET_STATES = keys<CampaignTargetState>({
   failed: true,
   skipped: true,
   cancelled: true,
+  rejected: true,
+});
+
+/** What discovery notes about a tool's name (libs/domain toolNameFlags). */
+export const TOOL_NAME_FLAGS = keys<ToolNameFlag>({
+  outside_mcp_names: true,
+  bidi_control: true,
+  invisible_character: true,
 });
 
 /** How a device speaks MCP: xiaozhi over MQTT, or ListenAI over its WebSocket link (the protocol lib's). */
@@ -86,4 +95,12 @@ export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
-export type { CallOrigin, CallState, CampaignState, CampaignTargetState, EvidenceStage, Verdict };
+export type {
+  CallOrigin,
+  CallState,
+  CampaignState,
+  CampaignTargetState,
+  EvidenceStage,
+  ToolNameFlag,
+  Verdict,
+};

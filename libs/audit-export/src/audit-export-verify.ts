@@ -1,6 +1,8 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { auditExportSchema, signedBytes, type AuditExport, type ExportChain } from './audit-export';
 import { publicKeyFromText, publicKeyInfo } from './audit-signing-key';
+import { decodeStrictUtf8, parseStrictJson } from './strict-json';
+import type { TrustAnchor } from './trusted-key';
 import { ChainWalk, SEAL_LINK, sealMismatches, type ChainLink, type StoredLink } from '@fleet/domain';
 
 export interface ExportProblem {
@@ -15,10 +17,16 @@ export interface ExportProblem {
 }
 
 export interface ExportVerification {
-  /** The signature is good, the rows are there, and every one of them fits. */
+  /** Signed with a key the reader trusts, the signature good, the rows there, and every one of them fits. */
   ok: boolean;
   signature: 'valid' | 'invalid';
-  key: { fingerprint: string; source: 'given' | 'embedded'; embeddedFingerprint: string };
+  /**
+   * The key the signature was checked with: `given` (the reader's own copy), `fingerprint` (the file's key, whose
+   * fingerprint the reader gave), or `embedded` (the file's key, unvouched for: proves nothing, `trusted` false).
+   */
+  key: { fingerprint: string; source: 'given' | 'fingerprint' | 'embedded'; embeddedFingerprint: string };
+  /** Whether the key that checked the signature is one the reader trusts. */
+  trusted: boolean;
   rows: boolean;
   checked: { chains: number; links: number; calls: number; seals: number };
   /** Every problem in document order; the first names the first row that does not fit. */
@@ -37,15 +45,30 @@ export function readAuditExport(input: unknown): AuditExport {
   );
 }
 
+/** An export file's bytes, read strictly (UTF-8, no name twice in an object: strict-json.ts), then verified. */
+export function verifyAuditExportFile(
+  bytes: Uint8Array,
+  trust?: TrustAnchor | KeyObject,
+): ExportVerification {
+  return verifyAuditExport(parseStrictJson(decodeStrictUtf8(bytes)), trust);
+}
+
 /**
- * Checks an audit export offline: its signature (with the key the auditor got out of band, else the one inside
- * the file, which proves nothing on its own), then every chain recomputed link by link from the hash it starts
- * at to the head the platform signed, then every call row's sealed fields against its seal in the chain.
+ * Checks an audit export offline: its signature, then every chain recomputed link by link from the hash it starts
+ * at to the head the platform signed, then every call row's sealed fields against its seal in the chain. Only a
+ * key the reader trusts (given, or vouched for by its fingerprint) can make it `ok`: without one the signature is
+ * checked against the key inside the file, which anyone who re-signs a forgery puts there.
  */
-export function verifyAuditExport(input: unknown, trusted?: KeyObject): ExportVerification {
+export function verifyAuditExport(input: unknown, trust?: TrustAnchor | KeyObject): ExportVerification {
   const doc = readAuditExport(input);
   const embedded = publicKeyFromText(doc.signature.publicKey);
-  const key = trusted ?? embedded;
+  const embeddedFingerprint = publicKeyInfo(embedded).fingerprint;
+  const anchor: TrustAnchor | undefined =
+    trust === undefined || 'kind' in trust ? trust : { kind: 'key', key: trust };
+  const key = anchor?.kind === 'key' ? anchor.key : embedded;
+  const source = anchor?.kind === 'key' ? 'given' : anchor ? 'fingerprint' : 'embedded';
+  const trusted =
+    anchor?.kind === 'key' || (anchor?.kind === 'fingerprint' && anchor.fingerprint === embeddedFingerprint);
   const signatureOk = verify(
     null,
     signedBytes(input as object),
@@ -61,13 +84,10 @@ export function verifyAuditExport(input: unknown, trusted?: KeyObject): ExportVe
     checked.seals = seals;
   }
   return {
-    ok: signatureOk && doc.evidence.rows && problems.length === 0,
+    ok: trusted && signatureOk && doc.evidence.rows && problems.length === 0,
     signature: signatureOk ? 'valid' : 'invalid',
-    key: {
-      fingerprint: publicKeyInfo(key).fingerprint,
-      source: trusted ? 'given' : 'embedded',
-      embeddedFingerprint: publicKeyInfo(embedded).fingerprint,
-    },
+    key: { fingerprint: publicKeyInfo(key).fingerprint, source, embeddedFingerprint },
+    trusted,
     rows: doc.evidence.rows,
     checked,
     problems,

@@ -7,6 +7,7 @@ import {
 } from './audit-export';
 import { UnreadableExportError, verifyAuditExport } from './audit-export-verify';
 import { privateKeyFromText, publicKeyFromText, publicKeyInfo } from './audit-signing-key';
+import { fingerprintAnchor, keyAnchor } from './trusted-key';
 import { evidenceHash, GENESIS_HASH, type ChainLink } from '@fleet/domain';
 
 const { privateKey } = generateKeyPairSync('ed25519');
@@ -79,6 +80,21 @@ describe('an audit export', () => {
     });
   });
 
+  it('is never verified by the key inside the file alone, and is by the fingerprint of that key', () => {
+    const signed = asFile(signAuditExport(exportOf(), privateKey));
+    expect(verifyAuditExport(signed)).toMatchObject({
+      ok: false,
+      trusted: false,
+      signature: 'valid',
+      key: { source: 'embedded' },
+      problems: [],
+    });
+    const fingerprint = fingerprintAnchor(publicKeyInfo(privateKey).fingerprint);
+    expect(verifyAuditExport(signed, fingerprint)).toMatchObject({ ok: true, trusted: true });
+    const other = fingerprintAnchor(publicKeyInfo(generateKeyPairSync('ed25519').privateKey).fingerprint);
+    expect(verifyAuditExport(signed, other)).toMatchObject({ ok: false, trusted: false });
+  });
+
   it('fails after a one-byte change and names the row that no longer fits', () => {
     const signed = signAuditExport(exportOf(), privateKey);
     const changed = asFile(signed, (text) => text.replace('"n": 3', '"n": 4'));
@@ -133,6 +149,22 @@ describe('the audit signing key', () => {
     expect(publicKeyInfo(privateKeyFromText(raw)).fingerprint).toBe(publicKeyInfo(privateKey).fingerprint);
     const info = publicKeyInfo(privateKey);
     expect(publicKeyInfo(publicKeyFromText(info.publicKeyPem)).publicKey).toBe(info.publicKey);
+  });
+
+  it('is pinned from what the platform publishes: the signing-key JSON, the printed key, PEM or base64', () => {
+    const info = publicKeyInfo(privateKey);
+    const printed = `fingerprint: ${info.fingerprint}\npublic key (base64): ${info.publicKey}\n${info.publicKeyPem}`;
+    for (const text of [JSON.stringify(info), printed, info.publicKeyPem, info.publicKey]) {
+      const anchor = keyAnchor(text);
+      expect(anchor.kind === 'key' && publicKeyInfo(anchor.key).fingerprint).toBe(info.fingerprint);
+    }
+    const otherPem = publicKeyInfo(generateKeyPairSync('ed25519').privateKey).publicKeyPem;
+    expect(() => keyAnchor(JSON.stringify({ ...info, publicKeyPem: otherPem }))).toThrow(
+      /two different keys/,
+    );
+    expect(() => keyAnchor(printed.replace(info.fingerprint, `sha256:${'0'.repeat(64)}`))).toThrow(
+      /is not that of its key/,
+    );
   });
 
   it('refuses text that is not an Ed25519 key', () => {

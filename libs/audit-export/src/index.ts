@@ -3,3 +3,5 @@
 export * from './audit-signing-key';
 export * from './audit-export';
 export * from './audit-export-verify';
+export * from './strict-json';
+export * from './trusted-key';

@@ -110,6 +110,8 @@ function normaliseDefault(dflt: string | null): string {
   if (dflt === null) return 'none';
   if (dflt.startsWith('nextval(')) return 'sequence';
   if (dflt === 'CURRENT_TIMESTAMP') return 'now';
+  // Prisma writes a list's `@default([])` as ARRAY[]::TEXT[]; the schema side reads it as `[]`.
+  if (/^ARRAY\[\]::[\w" ]+\[\]$/.test(dflt)) return '[]';
   const literal = /^'(.*)'::[\w" ]+$/.exec(dflt);
   if (literal) return literal[1]!.replace(/''/g, "'");
   return dflt; // numbers and booleans print as themselves

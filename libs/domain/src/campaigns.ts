@@ -1,3 +1,5 @@
+import type { CampaignAction } from './campaign-specs';
+
 // DESIGN §3: draft → awaiting_approval → running ⇄ paused → completed / aborted / cancelled
 export const CAMPAIGN_STATES = [
   'draft',
@@ -10,7 +12,8 @@ export const CAMPAIGN_STATES = [
 ] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 
-// pending → waiting_for_device → in_progress → verified / failed / skipped / cancelled
+// pending → waiting_for_device → in_progress → verified / failed / skipped / cancelled / rejected
+// (rejected: the device's tool changed since the campaign was approved, DESIGN §4; approved again, it runs anew)
 export const CAMPAIGN_TARGET_STATES = [
   'pending',
   'waiting_for_device',
@@ -19,5 +22,32 @@ export const CAMPAIGN_TARGET_STATES = [
   'failed',
   'skipped',
   'cancelled',
+  'rejected',
 ] as const;
 export type CampaignTargetState = (typeof CAMPAIGN_TARGET_STATES)[number];
+
+/**
+ * Why a campaign's call to a device is rejected when the tool on that device is not the one the approval saw
+ * (its description, inputSchema or annotations changed). The call's verdict reason, and so the campaign runner's
+ * cue to move the device to `rejected` rather than `failed`.
+ */
+export const CAMPAIGN_TOOL_CHANGED = 'the tool changed since the campaign was approved';
+
+/**
+ * What a campaign target's approval binding holds for a device that had no such tool when the campaign was
+ * approved: whatever it declares later is a definition nobody approved.
+ */
+export const NO_TOOL_AT_APPROVAL = 'none';
+
+/** The tool a campaign's action calls on each device (the campaign runner sends it; its approval binds it). */
+export function campaignActionTool(action: CampaignAction): string {
+  switch (action.kind) {
+    case 'tool':
+      return action.tool;
+    case 'reboot':
+      return 'self.reboot';
+    case 'firmware':
+      // `ota` assigns the image to the device's check-in answer, then reboots it.
+      return action.via === 'ota' ? 'self.reboot' : 'self.upgrade_firmware';
+  }
+}

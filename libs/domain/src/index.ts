@@ -4,6 +4,9 @@ export { CALL_ORIGINS, CALL_STATES, MACHINE_ORIGINS, type CallOrigin, type CallS
 export {
   CAMPAIGN_STATES,
   CAMPAIGN_TARGET_STATES,
+  CAMPAIGN_TOOL_CHANGED,
+  NO_TOOL_AT_APPROVAL,
+  campaignActionTool,
   type CampaignState,
   type CampaignTargetState,
 } from './campaigns';
@@ -37,8 +40,11 @@ export {
   type SealLinkFields,
 } from './seal-check';
 export * from './platform-events';
+export { asksForConfirmation, confirmationAskedIn, normaliseProse } from './confirmation';
+export { CONFIRMATION_PHRASINGS, type ConfirmationPhrasing } from './confirmation-phrasings';
+export { BIDI_CONTROLS, TOOL_NAME_FLAGS, toolNameFlags, type ToolNameFlag } from './tool-names';
+export { toolHash } from './tool-hash';
 export {
-  asksForConfirmation,
   declaresReadOnly,
   toolAccess,
   toolSensitivity,

@@ -13,7 +13,8 @@ describe('the tool-access decision', () => {
   it('makes a tool whose description asks for confirmation sensitive by default, with the reason', () => {
     expect(toolSensitivity(wifi, undefined)).toEqual({
       sensitive: true,
-      reason: "sensitive by default: its description asks for the user's confirmation",
+      reason: 'sensitive by default: its description asks for the user\'s confirmation ("caution")',
+      byDefault: 'its description asks for the user\'s confirmation ("caution")',
     });
     expect(toolSensitivity({ ...volume, description: '调用前需要用户确认' }, undefined).sensitive).toBe(true);
   });
@@ -30,7 +31,10 @@ describe('the tool-access decision', () => {
     expect(toolSensitivity(volume, true)).toEqual({
       sensitive: true,
       reason: 'an operator marked it sensitive',
+      byDefault: undefined,
     });
+    // A lifted default is still reported as the default it was, for the catalog's badge.
+    expect(toolSensitivity(wifi, false)).toMatchObject({ sensitive: false, byDefault: expect.any(String) });
   });
 
   it('refuses a sensitive tool to the LLM and agents and hides it from them', () => {

@@ -1,4 +1,5 @@
 import type { CallOrigin } from './calls';
+import { confirmationAskedIn } from './confirmation';
 import { SYSTEM_REBOOT_TOOL } from './platform-tools';
 
 /** A tool as a catalog row holds it: what the device declared. */
@@ -20,15 +21,11 @@ export interface Sensitivity {
   sensitive: boolean;
   /** Why, in words the catalog shows; undefined for an open tool. */
   reason: string | undefined;
-}
-
-// DESIGN §4: firmware writes some warnings only in prose ("**CAUTION** You must ask the user to confirm").
-const CONFIRMATION =
-  /\bCAUTION\b|ask the user (?:to |for )?confirm|user(?:'s)? confirmation|confirm with the user|需要用户确认|请用户确认|须用户确认|需用户确认/i;
-
-/** The description asks for the user's confirmation before the tool runs. */
-export function asksForConfirmation(description: string): boolean {
-  return CONFIRMATION.test(description);
+  /**
+   * Why the tool is sensitive by default (DESIGN §4: confirmation asked in its description, or destructiveHint),
+   * whether or not an operator lifted that; undefined when nothing makes it so.
+   */
+  byDefault: string | undefined;
 }
 
 function annotation(tool: ToolFacts, key: string): unknown {
@@ -41,19 +38,27 @@ export function declaresReadOnly(tool: ToolFacts): boolean {
   return annotation(tool, 'readOnlyHint') === true;
 }
 
+/** Why a tool is sensitive by default, whatever an operator made of it (DESIGN §4). */
+function defaultSensitivity(tool: ToolFacts): string | undefined {
+  // Firmware writes some warnings only in prose ("**CAUTION** You must ask the user to confirm").
+  const phrase = confirmationAskedIn(tool.description);
+  if (phrase !== undefined) return `its description asks for the user's confirmation ("${phrase}")`;
+  if (annotation(tool, 'destructiveHint') === true)
+    return 'the device declares it destructive (destructiveHint)';
+  return undefined;
+}
+
 /** Whether a tool is kept from the LLM and agents and needs a person's approval, and why (DESIGN §4). */
 export function toolSensitivity(tool: ToolFacts, marking: SensitiveMarking): Sensitivity {
+  const byDefault = defaultSensitivity(tool);
   // The device declares audience "user"; a platform reboot is gated exactly like self.reboot (DESIGN §3).
-  if (tool.name === SYSTEM_REBOOT_TOOL || tool.userOnly) return { sensitive: true, reason: 'user-only tool' };
-  if (marking === true) return { sensitive: true, reason: 'an operator marked it sensitive' };
-  const byDefault = asksForConfirmation(tool.description)
-    ? "its description asks for the user's confirmation"
-    : annotation(tool, 'destructiveHint') === true
-      ? 'the device declares it destructive (destructiveHint)'
-      : undefined;
-  if (byDefault === undefined) return { sensitive: false, reason: undefined };
-  if (marking === false) return { sensitive: false, reason: `an operator lifted the default (${byDefault})` };
-  return { sensitive: true, reason: `sensitive by default: ${byDefault}` };
+  if (tool.name === SYSTEM_REBOOT_TOOL || tool.userOnly)
+    return { sensitive: true, reason: 'user-only tool', byDefault };
+  if (marking === true) return { sensitive: true, reason: 'an operator marked it sensitive', byDefault };
+  if (byDefault === undefined) return { sensitive: false, reason: undefined, byDefault };
+  if (marking === false)
+    return { sensitive: false, reason: `an operator lifted the default (${byDefault})`, byDefault };
+  return { sensitive: true, reason: `sensitive by default: ${byDefault}`, byDefault };
 }
 
 export type ToolAccess =

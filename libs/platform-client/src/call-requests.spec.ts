@@ -143,4 +143,40 @@ describe('call requests', () => {
     const { rows } = await pool.query('SELECT id FROM call WHERE id = ANY($1::uuid[])', [ids]);
     expect(rows).toHaveLength(2);
   });
+
+  it('fail only the requests Postgres cannot take, not the others that shared their gate read and their INSERT', async () => {
+    const operatorId = '00000000-0000-4000-8000-0000000000bb';
+    await pool.query(
+      `INSERT INTO operator (id, email, name, role) VALUES ($1, 'batch@example.com', 'B', 'operator')`,
+      [operatorId],
+    );
+    const ordinary = {
+      deviceId: mac,
+      tool: 'self.get_device_status',
+      origin: 'operator' as const,
+      operatorId,
+    };
+    // Each fails its own statement: a NUL in the gate read's text, in the INSERT's text and jsonb, and a lone
+    // surrogate, which jsonb refuses as an escape.
+    const poisoned = [
+      { ...ordinary, tool: 'self.get\u0000status' },
+      { ...ordinary, reason: 'why\u0000' },
+      { ...ordinary, arguments: { nested: { name: 'a\u0000b' } } },
+      { ...ordinary, arguments: { 'k\u0000': 1 } },
+      { ...ordinary, arguments: { text: 'half \ud800 a pair' } },
+    ];
+    const before = await pool.query('SELECT count(*)::int AS n FROM call');
+    const asked = [
+      ...Array.from({ length: 10 }, () => ordinary),
+      ...poisoned,
+      ...Array.from({ length: 10 }, () => ordinary),
+    ];
+    // One turn: the gate reads go out as one statement, and the rows as one INSERT.
+    const results = await Promise.allSettled(asked.map((r) => calls.request(r)));
+    const fulfilled = results.map((r) => r.status === 'fulfilled' && r.value.ok);
+    expect(fulfilled).toEqual([...Array(10).fill(true), ...Array(5).fill(false), ...Array(10).fill(true)]);
+    expect(results.slice(10, 15).map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+    const after = await pool.query('SELECT count(*)::int AS n FROM call');
+    expect(after.rows[0].n - before.rows[0].n).toBe(20);
+  });
 });

@@ -113,13 +113,19 @@ export class CallRequests {
     private readonly options: { wakeTimeoutMs?: number } = {},
   ) {
     this.db = createDatabase(pool);
+    // An ask or a row Postgres refuses (a text it cannot store, an unknown device) fails its batch's statement;
+    // the batcher then runs each alone, so it fails only its own caller, not another operator's calls.
     this.gateReads = new TurnBatcher((asks) => gateFactsOf(pool, asks));
-    // A row Postgres refuses (an unknown device) fails the batch; alone it fails only its own caller.
-    this.inserts = new TurnBatcher((calls) => createCalls(pool, calls), { retrySingly: true });
-    this.wakes = new TurnBatcher(async (batch) => {
-      await publishCallWakes(this.redis, this.queuePrefix, batch, this.options.wakeTimeoutMs);
-      return batch.map(() => undefined);
-    });
+    this.inserts = new TurnBatcher((calls) => createCalls(pool, calls));
+    // A pipeline of our own stream entries fails only when Redis does: each wake-up alone would wait out the
+    // deadline again.
+    this.wakes = new TurnBatcher(
+      async (batch) => {
+        await publishCallWakes(this.redis, this.queuePrefix, batch, this.options.wakeTimeoutMs);
+        return batch.map(() => undefined);
+      },
+      { retrySingly: false },
+    );
   }
 
   /**

@@ -2,48 +2,49 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUDIT_EXPORT_FORMAT, publicKeyInfo, signAuditExport, type ExportLink } from '@fleet/audit-export';
+import {
+  AUDIT_EXPORT_FORMAT,
+  publicKeyInfo,
+  signAuditExport,
+  type ExportLink,
+  type UnsignedAuditExport,
+} from '@fleet/audit-export';
 import { evidenceHash, GENESIS_HASH, type ChainLink } from '@fleet/domain';
-import { NOT_VERIFIED, runVerify, UNUSABLE, VERIFIED } from './verify-command';
+import { NO_TRUSTED_KEY, NOT_VERIFIED, runVerify, UNUSABLE, VERIFIED } from './verify-command';
 
 const { privateKey } = generateKeyPairSync('ed25519');
-const device = 'a0:85:e3:00:00:09';
+const forger = generateKeyPairSync('ed25519').privateKey;
+const devices = ['a0:85:e3:00:00:09', 'a0:85:e3:00:00:0a'];
 const at = '2026-12-01T08:00:00.000Z';
 
-function signedExport() {
+function chainOf(device: string, callId: string, verdict: string) {
   const stages: ChainLink[] = ['discovery', 'decision', 'parameters', 'response', 'effect', 'seal'];
   let prev = GENESIS_HASH;
   const links: ExportLink[] = stages.map((stage, i) => {
-    const payload =
-      stage === 'seal' ? { verdict: 'acknowledged', reason: 'said so', sealedAt: at } : { step: i };
-    const link = { seq: String(i + 1), callId: 'call-1', stage, payload, prevHash: prev, createdAt: at };
+    const payload = stage === 'seal' ? { verdict, reason: 'said so', sealedAt: at } : { step: i };
+    const link = { seq: String(i + 1), callId, stage, payload, prevHash: prev, createdAt: at };
     prev = evidenceHash(prev, { ...link, deviceId: device });
     return { ...link, hash: prev };
   });
-  return signAuditExport(
-    {
-      format: AUDIT_EXPORT_FORMAT,
-      generatedAt: at,
-      period: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-02T00:00:00.000Z' },
-      evidence: {
-        rows: true,
-        chains: [
-          { deviceId: device, fromSeq: '1', prevHash: GENESIS_HASH, head: { seq: '6', hash: prev }, links },
-        ],
-        calls: [
-          {
-            callId: 'call-1',
-            deviceId: device,
-            createdAt: at,
-            verdict: 'acknowledged',
-            reason: 'said so',
-            sealedAt: at,
-          },
-        ],
-      },
-    },
-    privateKey,
-  );
+  return {
+    chain: { deviceId: device, fromSeq: '1', prevHash: GENESIS_HASH, head: { seq: '6', hash: prev }, links },
+    call: { callId, deviceId: device, createdAt: at, verdict, reason: 'said so', sealedAt: at },
+  };
+}
+
+/** Two devices' chains: one call acknowledged, one that failed on the device. */
+function exportBody(): UnsignedAuditExport {
+  const parts = [
+    chainOf(devices[0]!, 'call-1', 'acknowledged'),
+    chainOf(devices[1]!, 'call-2', 'device_error'),
+  ];
+  return {
+    format: AUDIT_EXPORT_FORMAT,
+    generatedAt: at,
+    period: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-02T00:00:00.000Z' },
+    calls: { total: 2 },
+    evidence: { rows: true, chains: parts.map((p) => p.chain), calls: parts.map((p) => p.call) },
+  };
 }
 
 function run(...args: string[]) {
@@ -55,32 +56,89 @@ function run(...args: string[]) {
 describe('audit:verify', () => {
   const dir = mkdtempSync(join(tmpdir(), 'audit-verify-'));
   const file = join(dir, 'export.json');
-  const publicKey = publicKeyInfo(privateKey);
-  writeFileSync(file, JSON.stringify(signedExport(), null, 2));
+  const platform = publicKeyInfo(privateKey);
+  writeFileSync(file, JSON.stringify(signAuditExport(exportBody(), privateKey), null, 2));
+  // What GET /api/v1/reports/audit/signing-key answers, and what `npm run audit:public-key` prints.
+  const published = join(dir, 'signing-key.json');
+  writeFileSync(published, JSON.stringify(platform));
+  const printed = join(dir, 'platform-key.txt');
+  writeFileSync(
+    printed,
+    `fingerprint: ${platform.fingerprint}\npublic key (base64): ${platform.publicKey}\n${platform.publicKeyPem}`,
+  );
 
-  it('verifies an export with the platform key given out of band, as base64 or as a PEM file', () => {
-    expect(run(file, '--public-key', publicKey.publicKey)).toMatchObject({ code: VERIFIED });
+  /** One device's chain and call taken out, the report's total changed, re-signed with the forger's key. */
+  const forged = join(dir, 'forged.json');
+  const body = exportBody();
+  body.evidence.chains.pop();
+  body.evidence.calls!.pop();
+  body['calls'] = { total: 1 };
+  writeFileSync(forged, JSON.stringify(signAuditExport(body, forger), null, 2));
+
+  it('verifies a good export with the platform key pinned: base64, PEM file, published key file, printed key', () => {
+    expect(run(file, '--public-key', platform.publicKey)).toMatchObject({ code: VERIFIED });
     const pem = join(dir, 'platform.pem');
-    writeFileSync(pem, publicKey.publicKeyPem);
-    const { code, text } = run(file, '--public-key', pem);
-    expect(code).toBe(VERIFIED);
-    expect(text).toContain('recomputed: 1 chains, 6 links, 1 calls, 1 seals');
+    writeFileSync(pem, platform.publicKeyPem);
+    for (const key of [pem, published, printed]) {
+      const { code, text } = run(file, '--public-key', key);
+      expect(code).toBe(VERIFIED);
+      expect(text).toContain('recomputed: 2 chains, 12 links, 2 calls, 2 seals');
+      expect(text).toContain('VERIFIED: the signature holds under a trusted key and every row fits');
+    }
   });
 
-  it('without a key, says that it checked against the key inside the file', () => {
-    const { code, text } = run(file);
+  it("verifies a good export with the platform key's fingerprint pinned", () => {
+    const { code, text } = run(file, '--fingerprint', platform.fingerprint);
     expect(code).toBe(VERIFIED);
-    expect(text).toContain(`the key inside the file (${publicKey.fingerprint})`);
+    expect(text).toContain('whose fingerprint is the one given');
+  });
+
+  it('without a pinned key, checks everything but never says VERIFIED nor exits 0', () => {
+    const { code, text } = run(file);
+    expect(code).toBe(NO_TRUSTED_KEY);
+    expect(text).toContain('recomputed: 2 chains, 12 links, 2 calls, 2 seals');
+    expect(text).toContain('not verified: no trusted key given');
+    expect(text).not.toContain('VERIFIED');
+  });
+
+  it('refuses a forgery re-signed with the key it carries: without a key, with the platform key, with its fingerprint', () => {
+    const unpinned = run(forged);
+    expect(unpinned.code).toBe(NO_TRUSTED_KEY);
+    expect(unpinned.text).not.toContain('VERIFIED');
+
+    const pinned = run(forged, '--public-key', published);
+    expect(pinned.code).toBe(NOT_VERIFIED);
+    expect(pinned.text).toContain('signature: INVALID');
+    expect(pinned.text).toContain(`note: the file names another key (${publicKeyInfo(forger).fingerprint})`);
+    expect(pinned.text).not.toContain('VERIFIED');
+
+    const byFingerprint = run(forged, '--fingerprint', platform.fingerprint);
+    expect(byFingerprint.code).toBe(NOT_VERIFIED);
+    expect(byFingerprint.text).toContain('NOT the key whose fingerprint was given');
+    expect(byFingerprint.text).not.toContain('VERIFIED');
+  });
+
+  it('refuses a row that names a field twice, even with the platform key and a signature that holds for JSON.parse', () => {
+    const text = readFileSync(file, 'utf8');
+    // JSON.parse keeps the last value (the signed one); a reader keeping the first sees "verified".
+    const row = text.lastIndexOf('"verdict": "device_error"'); // the call row, after the chains
+    const twice = `${text.slice(0, row)}"verdict": "verified", ${text.slice(row)}`;
+    const duplicate = join(dir, 'duplicate.json');
+    writeFileSync(duplicate, twice);
+    const { code, text: said } = run(duplicate, '--public-key', published);
+    expect(code).toBe(NOT_VERIFIED);
+    expect(said).toContain('the name "verdict" appears twice in one object (at evidence.calls[1])');
+    expect(said).not.toContain('VERIFIED');
   });
 
   it('fails after a one-byte change and names the first row that does not fit', () => {
     const changed = join(dir, 'changed.json');
     writeFileSync(changed, readFileSync(file, 'utf8').replace('"step": 3', '"step": 8'));
-    const { code, text } = run(changed, '--public-key', publicKey.publicKey);
+    const { code, text } = run(changed, '--public-key', platform.publicKey);
     expect(code).toBe(NOT_VERIFIED);
     expect(text).toContain('signature: INVALID');
     expect(text).toContain(
-      `FIRST ROW THAT DOES NOT FIT: device ${device} seq 4 (response of call call-1): hash_mismatch`,
+      `FIRST ROW THAT DOES NOT FIT: device ${devices[0]} seq 4 (response of call call-1): hash_mismatch`,
     );
   });
 
@@ -89,10 +147,26 @@ describe('audit:verify', () => {
     expect(run(file, '--public-key', publicKeyInfo(other).publicKey).code).toBe(NOT_VERIFIED);
   });
 
+  it('refuses a key file whose fingerprint is not that of its key, and a malformed fingerprint', () => {
+    const lying = join(dir, 'lying-key.json');
+    writeFileSync(lying, JSON.stringify({ ...platform, fingerprint: publicKeyInfo(forger).fingerprint }));
+    expect(run(file, '--public-key', lying)).toMatchObject({
+      code: UNUSABLE,
+      text: expect.stringContaining('is not that of its key'),
+    });
+    expect(run(file, '--fingerprint', 'sha256:abc')).toMatchObject({
+      code: UNUSABLE,
+      text: expect.stringContaining('sha256:<64 hex digits>'),
+    });
+  });
+
   it('says plainly when a file cannot be checked at all', () => {
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '{"format": "something else"}');
     expect(run(junk)).toMatchObject({ code: UNUSABLE, text: expect.stringContaining('not an audit export') });
+    const notUtf8 = join(dir, 'latin1.json');
+    writeFileSync(notUtf8, Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]));
+    expect(run(notUtf8)).toMatchObject({ code: UNUSABLE, text: expect.stringContaining('not UTF-8') });
     expect(run()).toMatchObject({ code: UNUSABLE, text: expect.stringContaining('usage:') });
   });
 });

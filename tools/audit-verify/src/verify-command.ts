@@ -1,11 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
-  publicKeyFromText,
+  DuplicateKeyError,
+  fingerprintAnchor,
+  keyAnchor,
+  StrictJsonError,
   UnreadableExportError,
-  verifyAuditExport,
+  verifyAuditExportFile,
   type ExportProblem,
   type ExportVerification,
+  type TrustAnchor,
 } from '@fleet/audit-export';
 
 export interface Output {
@@ -13,63 +17,87 @@ export interface Output {
   err(line: string): void;
 }
 
-/** Exit codes: every row fits; something does not; the input cannot be checked at all. */
+/**
+ * Exit codes: every row fits under a trusted key; something does not; the input cannot be checked at all; the
+ * checks ran but no trusted key was given, so nothing is proven.
+ */
 export const VERIFIED = 0;
 export const NOT_VERIFIED = 1;
 export const UNUSABLE = 2;
+export const NO_TRUSTED_KEY = 3;
 
-const USAGE = 'usage: npm run audit:verify -- <export.json> [--public-key <PEM file | PEM | base64>]';
+const USAGE =
+  'usage: npm run audit:verify -- <export.json> --public-key <key file | PEM | base64>\n' +
+  '       npm run audit:verify -- <export.json> --fingerprint sha256:<hex>\n' +
+  'The key file is what GET /api/v1/reports/audit/signing-key answers or what npm run audit:public-key prints.';
 
 /**
- * `npm run audit:verify -- <file>`: checks an audit export offline, with no database: its signature (against the
- * platform's public key got out of band, else the one inside the file), every chain link recomputed, every call
- * row against its seal. Names the first row that does not fit.
+ * `npm run audit:verify -- <file>`: checks an audit export offline, with no database: the file read strictly
+ * (UTF-8, no name twice in an object), its signature against the platform's public key got out of band (or the
+ * file's key, when its fingerprint was got out of band), every chain link recomputed, every call row against its
+ * seal. Names the first row that does not fit. Without a trusted key it never says VERIFIED: a forger re-signs
+ * with a key of their own and puts it in the file.
  */
 export function runVerify(argv: string[], io: Output, pathOf: (arg: string) => string = (p) => p): number {
   let file: string;
-  let keyText: string | undefined;
+  let anchor: TrustAnchor | undefined;
   try {
     const { positionals, values } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { 'public-key': { type: 'string' } },
+      options: { 'public-key': { type: 'string' }, fingerprint: { type: 'string' } },
     });
     if (positionals.length !== 1) throw new Error('give exactly one export file');
     file = pathOf(positionals[0]!);
     const key = values['public-key'];
-    keyText =
-      key === undefined || key.startsWith('-----BEGIN') || !existsSync(pathOf(key)) ? key : pathOf(key);
+    const fingerprint = values.fingerprint;
+    if (key !== undefined && fingerprint !== undefined) throw new Error('give --public-key or --fingerprint');
+    if (key !== undefined) anchor = keyAnchor(readKey(key, pathOf));
+    if (fingerprint !== undefined) anchor = fingerprintAnchor(fingerprint);
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return UNUSABLE;
   }
   let result: ExportVerification;
   try {
-    const trusted = keyText === undefined ? undefined : publicKeyFromText(readKey(keyText));
-    result = verifyAuditExport(JSON.parse(readFileSync(file, 'utf8')) as unknown, trusted);
+    result = verifyAuditExportFile(readFileSync(file), anchor);
   } catch (err) {
+    if (err instanceof DuplicateKeyError) {
+      io.out(`audit export ${file}`);
+      io.out(`  REFUSED: ${err.message}: readers disagree on which one the file says`);
+      io.out('not verified: the file is not one document');
+      return NOT_VERIFIED;
+    }
     const why =
-      err instanceof UnreadableExportError ? err.message : `cannot check ${file}: ${(err as Error).message}`;
+      err instanceof UnreadableExportError || err instanceof StrictJsonError
+        ? err.message
+        : `cannot check ${file}: ${(err as Error).message}`;
     io.err(why);
     return UNUSABLE;
   }
   report(file, result, io);
-  return result.ok ? VERIFIED : NOT_VERIFIED;
+  if (result.ok) return VERIFIED;
+  return result.key.source === 'embedded' ? NO_TRUSTED_KEY : NOT_VERIFIED;
 }
 
-/** A PEM or base64 key given inline, or a file that holds one. */
-function readKey(text: string): string {
-  return !text.startsWith('-----BEGIN') && existsSync(text) ? readFileSync(text, 'utf8') : text;
+/** A key given inline (PEM, base64) or a file that holds one in any form the platform publishes. */
+function readKey(arg: string, pathOf: (arg: string) => string): string {
+  if (arg.startsWith('-----BEGIN')) return arg;
+  const path = pathOf(arg);
+  return existsSync(path) ? readFileSync(path, 'utf8') : arg;
 }
 
 function report(file: string, r: ExportVerification, io: Output): void {
   io.out(`audit export ${file}`);
-  const whose =
-    r.key.source === 'given'
-      ? `the key given (${r.key.fingerprint})`
-      : `the key inside the file (${r.key.fingerprint}): compare it with the platform's fingerprint (npm run audit:public-key)`;
+  const whose = {
+    given: `the key given (${r.key.fingerprint})`,
+    fingerprint: r.trusted
+      ? `the key inside the file, whose fingerprint is the one given (${r.key.fingerprint})`
+      : `the key inside the file (${r.key.fingerprint}), which is NOT the key whose fingerprint was given`,
+    embedded: `the key inside the file (${r.key.fingerprint}), which proves nothing: anyone can re-sign a file with a key of their own`,
+  }[r.key.source];
   io.out(
-    `  signature: ${r.signature === 'valid' ? 'valid' : 'INVALID: the file is not what the platform signed'}, checked with ${whose}`,
+    `  signature: ${r.signature === 'valid' ? 'valid' : 'INVALID: the file is not what that key signed'}, checked with ${whose}`,
   );
   if (r.key.source === 'given' && r.key.embeddedFingerprint !== r.key.fingerprint) {
     io.out(`  note: the file names another key (${r.key.embeddedFingerprint})`);
@@ -86,7 +114,19 @@ function report(file: string, r: ExportVerification, io: Output): void {
     io.out(`  FIRST ROW THAT DOES NOT FIT: ${describe(first)}`);
     if (r.problems.length > 1) io.out(`  (${r.problems.length} problems in all)`);
   }
-  io.out(r.ok ? 'VERIFIED: the signature holds and every row fits' : 'NOT VERIFIED');
+  io.out(r.ok ? 'VERIFIED: the signature holds under a trusted key and every row fits' : verdictLine(r));
+}
+
+/** Lower case on purpose: only a verified export prints the word VERIFIED in capitals. */
+function verdictLine(r: ExportVerification): string {
+  if (!r.trusted) {
+    return r.key.source === 'embedded'
+      ? 'not verified: no trusted key given (--public-key <the platform key file> or --fingerprint sha256:<hex>)'
+      : 'not verified: the file was not signed with the key whose fingerprint was given';
+  }
+  if (r.signature === 'invalid') return 'not verified: the signature does not hold';
+  if (!r.rows) return 'not verified: the export carries no rows to recompute';
+  return 'not verified: a row does not fit';
 }
 
 function describe(p: ExportProblem): string {

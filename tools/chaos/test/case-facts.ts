@@ -10,14 +10,7 @@ const SETTLED_TARGETS = ['verified', 'failed', 'skipped', 'cancelled'];
 /** Times a device received the tools/call request with this JSON-RPC id (ids are never reused per device). */
 export function deliveries(device: SimDevice | undefined, jsonrpcId: number | null): number {
   if (!device || jsonrpcId === null) return 0;
-  return device.observed.received.all.filter((m) => {
-    try {
-      const { payload } = JSON.parse(m.text) as { payload?: { id?: unknown; method?: string } };
-      return payload?.method === 'tools/call' && payload.id === jsonrpcId;
-    } catch {
-      return false;
-    }
-  }).length;
+  return device.observed.toolCallsReceived(jsonrpcId);
 }
 
 /** Every call made since `since` (prerequisites included), with how often its request reached the device. */

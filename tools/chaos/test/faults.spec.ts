@@ -4,6 +4,7 @@ import { api } from './api-client';
 import { deliveries } from './case-facts';
 import { startChaosPlatform, type ChaosPlatform } from './chaos-platform';
 import { runCase } from './run-case';
+import { strangerFramesCase } from './stranger-frames';
 import type { CaseResult } from './tally';
 
 // The short fault suite that `npm test` runs (the long one is `npm run chaos`, chaos-long.spec.ts): one
@@ -122,6 +123,19 @@ describe('faults the platform survives with work in flight', () => {
         { timeoutMs: 20_000, intervalMs: 100, what: 'the call recorded while Redis was unreachable sealed' },
       );
       expect(verdict).toBe('verified');
+    },
+    CASE_MS,
+  );
+
+  it(
+    "keeps serving when a stranger's oversized or bad-UTF-8 frame reaches a refused ListenAI link",
+    async () => {
+      const stranger = strangerFramesCase();
+      const result = await runCase(p, stranger.fault, () => Promise.resolve());
+      // The frames went out on an upgraded link (else the case proved nothing), and the broker lived through them.
+      expect(stranger.links.filter((l) => l.opened)).not.toEqual([]);
+      expect({ brokerDied: stranger.brokerDied() }).toEqual({ brokerDied: false });
+      expectBarMet(result);
     },
     CASE_MS,
   );

@@ -144,8 +144,10 @@ describe(`Kubernetes manifests (deploy/k8s) against kubernetes-models ${schemaPa
   });
 
   it('probes /healthz on a declared port and sets requests and a memory limit on every long-running container', () => {
+    const probed = new Set<string>();
     for (const { object } of workloads().filter((w) => w.object.kind !== 'Job')) {
       for (const c of object.spec.template.spec.containers) {
+        probed.add(component(object.spec.template.metadata.labels)!);
         const ports = new Set<string | number>(
           (c.ports ?? []).flatMap((p) => [p.name ?? '', p.containerPort]),
         );
@@ -159,6 +161,8 @@ describe(`Kubernetes manifests (deploy/k8s) against kubernetes-models ${schemaPa
         expect(c.resources?.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
       }
     }
+    // Liveness restarts a service that hangs or dies, readiness takes it out of its Service meanwhile: all four.
+    expect([...probed].sort()).toEqual(['admin-api', 'broker', 'orchestrator', 'voice-worker']);
   });
 
   it('runs every pod unprivileged, on a read-only root', () => {

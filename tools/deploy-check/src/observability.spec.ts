@@ -31,7 +31,7 @@ describe("the operator's kit", () => {
     }
   });
 
-  it('alerts on what an operator must hear of: devices dropping, failures rising, backlog, leases, evidence, dependencies', () => {
+  it('alerts on what an operator must hear of: devices dropping or fought over, failures rising, backlog, leases, evidence, dependencies', () => {
     const used = new Set(alertRules().flatMap((r) => metricNames(r.expr)));
     for (const metric of [
       'broker_connected_devices',
@@ -39,6 +39,7 @@ describe("the operator's kit", () => {
       'orchestrator_queue_depth',
       'orchestrator_owned_partitions',
       'admin_api_evidence_chains_broken',
+      'admin_api_devices_taken_over_often',
       'fleet_dependency_up',
     ])
       expect(used).toContain(metric);

@@ -1,4 +1,5 @@
 import type { BootstrappedAdmin } from '@fleet/db';
+import type { RestartPolicy } from './restart-backoff';
 
 export interface RunningService {
   name: string;
@@ -18,6 +19,7 @@ export function banner(
   elapsedMs: number,
   first: FirstStart | undefined,
   demoDevices = 0,
+  restarts?: RestartPolicy,
 ): string {
   const lines = [``, `voice-fleet is up in ${(elapsedMs / 1000).toFixed(1)} s`];
   for (const { name, ports } of services) {
@@ -50,6 +52,13 @@ export function banner(
     if (demoDevices === 0) {
       lines.push(`  npm run sim -- --devices 5 --ota-url http://127.0.0.1:${broker}/xiaozhi/ota/`);
     }
+  }
+  if (restarts) {
+    lines.push(
+      '',
+      `A service that stops is restarted (after ${restarts.initialMs / 1000} s, doubling to ${restarts.maxMs / 1000} s when it keeps`,
+      'stopping) while the others keep serving; each restart is logged with a "health:" line.',
+    );
   }
   lines.push('', 'Ctrl-C stops everything.', '');
   return lines.join('\n');

@@ -1,13 +1,16 @@
-// `npm start`: migrate, start the four services, wait until each is healthy, say where they listen.
+// `npm start`: migrate, start the four services, wait until each is healthy, say where they listen; then keep
+// them running: a service that dies is restarted with a backoff while the others keep serving.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describeMigration, runMigrations } from '@fleet/db';
 import { banner, type RunningService } from './banner';
 import { loadLauncherConfig } from './config';
 import { bootstrapFirstAdmin } from './first-start';
+import { healthLine } from './health-line';
 import { parseLauncherArgs } from './launcher-args';
 import { formatLogLine } from './log-format';
-import { startServiceProcess, type ServiceProcess } from './service-process';
+import { startServiceProcess } from './service-process';
+import { ServiceSupervisor } from './service-supervisor';
 import { SERVICES } from './services';
 import { waitHealthy } from './wait-healthy';
 
@@ -21,15 +24,15 @@ async function main(): Promise<void> {
   console.log(`launcher: ${describeMigration(migration)}`);
   const first = await bootstrapFirstAdmin(config.DATABASE_URL);
 
-  const children: ServiceProcess[] = [];
+  const supervisors: ServiceSupervisor[] = [];
+  const printHealth = () => console.log(`launcher: ${healthLine(supervisors)}`);
   let demo: ReturnType<typeof spawn> | undefined;
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGTERM');
     demo?.kill('SIGTERM');
-    await Promise.all(children.map((c) => c.exited));
+    await Promise.all(supervisors.map((s) => s.stop()));
     process.exit(code);
   };
   process.on('SIGINT', () => void stopAll(0));
@@ -38,19 +41,28 @@ async function main(): Promise<void> {
   const running: RunningService[] = [];
   const shared: Record<string, string> = {};
   for (const service of SERVICES) {
-    const child = startServiceProcess(service.name, service.entry, {
-      distDir: config.distDir,
-      pretty: config.LOG_FORMAT === 'pretty',
-      env: config.envFor(service.name, shared),
+    const env = { ...shared };
+    const supervisor = new ServiceSupervisor(service, config.identityFor(service), {
+      spawn: (extra) =>
+        startServiceProcess(service.name, service.entry, {
+          distDir: config.distDir,
+          pretty: config.LOG_FORMAT === 'pretty',
+          env: config.envFor(service.name, { ...env, ...extra }),
+        }),
+      waitHealthy: (url) => waitHealthy(url, HEALTHY_WITHIN_MS),
+      policy: config.restartPolicy,
+      log: (line) => console.log(`launcher: ${line}`),
+      changed: printHealth,
     });
-    children.push(child);
-    void child.exited.then((code) => {
-      if (stopping) return;
-      console.error(`launcher: ${service.name} exited (code ${code}); stopping the others`);
-      void stopAll(code || 1);
-    });
-    const ports = await Promise.race([child.ports, child.exited.then(() => undefined)]);
-    if (!ports) return; // the exit handler above reports and stops the rest
+    supervisors.push(supervisor);
+    let ports: Record<string, number>;
+    try {
+      ports = await supervisor.start();
+    } catch (err) {
+      // It never listened (a bad variable, a port in use): restarting would only repeat it. Its log says why.
+      console.error(`launcher: ${(err as Error).message}; stopping the others`);
+      return stopAll(1);
+    }
     running.push({ name: service.name, ports });
     if (service.name === 'broker' && !config.mqttUrlConfigured && ports['mqtt']) {
       shared['MQTT_URL'] = `mqtt://127.0.0.1:${ports['mqtt']}`;
@@ -58,15 +70,13 @@ async function main(): Promise<void> {
   }
 
   const health = await Promise.all(
-    running.map(async (s) => ({
-      name: s.name,
-      ...(await waitHealthy(`http://127.0.0.1:${s.ports['http']}/healthz`, HEALTHY_WITHIN_MS)),
-    })),
+    supervisors.map(async (s) => ({ name: s.name, ...(await s.firstHealth()) })),
   );
   for (const h of health.filter((x) => !x.ok)) {
     console.error(`launcher: ${h.name} is not healthy yet: ${h.detail}`);
   }
-  console.log(banner(running, Date.now() - started, first, args.demoDevices));
+  console.log(banner(running, Date.now() - started, first, args.demoDevices, config.restartPolicy));
+  printHealth();
   const brokerHttp = running.find((s) => s.name === 'broker')?.ports['http'];
   if (args.demoDevices > 0 && brokerHttp) {
     // The simulator's own CLI (npm run sim), as a child: its devices reach the platform as real ones would.

@@ -3,19 +3,30 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { formatLogLine } from './log-format';
 
+export interface ServiceExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface ServiceProcess {
   name: string;
   child: ChildProcess;
   /** Resolves with the ports the service reported in its "listening" log line. */
   ports: Promise<Record<string, number>>;
-  exited: Promise<number | null>;
+  exited: Promise<ServiceExit>;
+}
+
+export interface ServiceStart {
+  distDir: string;
+  pretty: boolean;
+  env: NodeJS.ProcessEnv;
 }
 
 /** Starts one service from dist/, forwarding its logs and picking its ports out of them. */
 export function startServiceProcess(
   name: string,
   entry: string,
-  { distDir, pretty, env }: { distDir: string; pretty: boolean; env: NodeJS.ProcessEnv },
+  { distDir, pretty, env }: ServiceStart,
 ): ServiceProcess {
   const child = spawn(process.execPath, ['--enable-source-maps', join(distDir, entry)], {
     env,
@@ -36,6 +47,15 @@ export function startServiceProcess(
   };
   createInterface({ input: child.stdout }).on('line', onLine);
   createInterface({ input: child.stderr }).on('line', onLine);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<ServiceExit>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    // Could not be started at all (no shell, no node): as good as an exit, which the supervisor handles.
+    child.once('error', () => resolve({ code: 127, signal: null }));
+  });
   return { name, child, ports, exited };
+}
+
+/** "code 1", "signal SIGKILL". */
+export function describeExit({ code, signal }: ServiceExit): string {
+  return signal ? `signal ${signal}` : `code ${code}`;
 }

@@ -13,19 +13,24 @@ export interface ApiKeyRecord {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** The groups a bounded key reaches (what is left of them); null: the whole fleet. */
+  groups: { id: string; name: string }[] | null;
 }
 
 /** Everything but the secret's hash, which never leaves the credentials lookup. */
 const COLUMNS = [
-  'id',
-  'operator_id as operatorId',
-  'name',
-  'prefix',
-  'role',
-  'created_at as createdAt',
-  'last_used_at as lastUsedAt',
-  'revoked_at as revokedAt',
+  'k.id',
+  'k.operator_id as operatorId',
+  'k.name',
+  'k.prefix',
+  'k.role',
+  'k.created_at as createdAt',
+  'k.last_used_at as lastUsedAt',
+  'k.revoked_at as revokedAt',
+  'k.group_scoped as groupScoped',
 ] as const;
+
+type KeyRow = Omit<ApiKeyRecord, 'groups'> & { groupScoped: boolean };
 
 @Injectable()
 export class ApiKeysRepository {
@@ -35,31 +40,50 @@ export class ApiKeysRepository {
     this.db = createDatabase(pool);
   }
 
-  list(operatorId?: string): Promise<ApiKeyRecord[]> {
-    let query = this.db.selectFrom('api_key').select(COLUMNS).orderBy('created_at');
-    if (operatorId) query = query.where('operator_id', '=', operatorId);
-    return query.execute();
+  async list(operatorId?: string): Promise<ApiKeyRecord[]> {
+    let query = this.db.selectFrom('api_key as k').select(COLUMNS).orderBy('k.created_at');
+    if (operatorId) query = query.where('k.operator_id', '=', operatorId);
+    return this.withGroups(await query.execute());
   }
 
-  create(k: {
+  /** The key and its groups in one transaction: a bounded key is never seen, even for a moment, unbounded. */
+  async create(k: {
     operatorId: string;
     name: string;
     role: Role;
     prefix: string;
     secretHash: string;
+    groupIds?: string[];
   }): Promise<ApiKeyRecord> {
-    return this.db
-      .insertInto('api_key')
-      .values({
-        id: randomUUID(),
-        operator_id: k.operatorId,
-        name: k.name,
-        role: k.role,
-        prefix: k.prefix,
-        secret_hash: k.secretHash,
-      })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
+    const id = randomUUID();
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('api_key')
+        .values({
+          id,
+          operator_id: k.operatorId,
+          name: k.name,
+          role: k.role,
+          prefix: k.prefix,
+          secret_hash: k.secretHash,
+          group_scoped: k.groupIds !== undefined,
+        })
+        .execute();
+      if (k.groupIds?.length) {
+        await tx
+          .insertInto('api_key_group')
+          .values(k.groupIds.map((groupId) => ({ api_key_id: id, group_id: groupId })))
+          .execute();
+      }
+    });
+    return (await this.byId(id))!;
+  }
+
+  /** Which of these group ids name no group. */
+  async unknownGroups(groupIds: string[]): Promise<string[]> {
+    const known = await this.db.selectFrom('device_group').select('id').where('id', 'in', groupIds).execute();
+    const ids = new Set(known.map((g) => g.id));
+    return groupIds.filter((id) => !ids.has(id));
   }
 
   /** Revoking twice keeps the first revocation's time. */
@@ -70,8 +94,35 @@ export class ApiKeysRepository {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .execute();
-    return (
-      (await this.db.selectFrom('api_key').select(COLUMNS).where('id', '=', id).executeTakeFirst()) ?? null
-    );
+    return (await this.byId(id)) ?? null;
+  }
+
+  private async byId(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_key as k')
+      .select(COLUMNS)
+      .where('k.id', '=', id)
+      .executeTakeFirst();
+    return row ? (await this.withGroups([row]))[0] : undefined;
+  }
+
+  private async withGroups(keys: KeyRow[]): Promise<ApiKeyRecord[]> {
+    const scoped = keys.filter((k) => k.groupScoped).map((k) => k.id);
+    const rows =
+      scoped.length === 0
+        ? []
+        : await this.db
+            .selectFrom('api_key_group as kg')
+            .innerJoin('device_group as g', 'g.id', 'kg.group_id')
+            .select(['kg.api_key_id as keyId', 'g.id', 'g.name'])
+            .where('kg.api_key_id', 'in', scoped)
+            .orderBy('g.name')
+            .execute();
+    return keys.map(({ groupScoped, ...k }) => ({
+      ...k,
+      groups: groupScoped
+        ? rows.filter((r) => r.keyId === k.id).map((r) => ({ id: r.id, name: r.name }))
+        : null,
+    }));
   }
 }

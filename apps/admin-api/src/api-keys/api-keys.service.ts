@@ -6,7 +6,10 @@ import { OperatorsRepository } from '../operators/operators.repository';
 import { ApiKeysRepository, type ApiKeyRecord } from './api-keys.repository';
 import type { ApiKeyView, createApiKeyBody, createdApiKeyView } from './api-keys.schemas';
 
-/** Keys belong to a person and never carry more than that person's role. The secret is shown once. */
+/**
+ * Keys belong to a person and never carry more than that person's role. The secret is shown once. A key may be
+ * bounded to device groups (an agent's reach): auth/device-scope.ts enforces it on every request.
+ */
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -28,6 +31,11 @@ export class ApiKeysService {
         'body.role',
       );
     }
+    const groupIds = body.groups ? [...new Set(body.groups)] : undefined;
+    const unknown = groupIds ? await this.keys.unknownGroups(groupIds) : [];
+    if (unknown.length > 0) {
+      throw unprocessable('unknown_group', `no device group ${unknown.join(', ')}`, 'body.groups');
+    }
     const key = generateApiKey();
     const created = await this.keys.create({
       operatorId: owner.id,
@@ -35,6 +43,7 @@ export class ApiKeysService {
       role: body.role,
       prefix: key.prefix,
       secretHash: key.secretHash,
+      ...(groupIds ? { groupIds } : {}),
     });
     return { ...view(created), key: key.plaintext };
   }
@@ -56,5 +65,6 @@ function view(k: ApiKeyRecord): ApiKeyView {
     createdAt: k.createdAt.toISOString(),
     lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
     revokedAt: k.revokedAt?.toISOString() ?? null,
+    groups: k.groups,
   };
 }

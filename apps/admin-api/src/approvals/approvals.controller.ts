@@ -3,17 +3,18 @@ import { z } from 'zod';
 import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import { reasonText, uuidParams } from '../http/common-schemas';
-import { cursorParam, limitParam, type Page } from '../http/cursor';
+import { limitParam, type Page } from '../http/cursor';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams, ValidQuery } from '../http/validation';
 import { Idempotent } from '../idempotency/idempotent-requests';
 import type { ApprovalRow } from './approvals.repository';
+import { approvalCursor } from './approval-cursor';
 import { ApprovalsService, type Decision } from './approvals.service';
 
 const listQuery = z.strictObject({
   state: z.enum(['pending', 'approved', 'rejected', 'expired']).default('pending'),
   limit: limitParam(50, 500),
-  cursor: cursorParam.optional(),
+  cursor: approvalCursor.param.optional(),
 });
 const approveBody = z.strictObject({ reason: reasonText.optional() }).optional();
 const rejectBody = z.strictObject({ reason: reasonText });

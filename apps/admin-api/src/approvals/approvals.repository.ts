@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createDatabase, databaseOn, jsonParam, sql, type Database, type Pool, type Row } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
+import type { ToolRow } from '../device-tools/device-tools.repository';
 import type { Tx } from '../infra/transactions';
 
 type ApprovalTable = Row<'approval'>;
@@ -26,6 +27,17 @@ export interface ApprovalFacts {
   callPastDeadline: boolean;
   /** A call's approval the orchestrator's pre-flight has not passed yet: nobody is asked before it has. */
   awaitingPreflight: boolean;
+}
+
+/** What toolThenAndNow reads: the tool in the catalog an approval was asked under, and in the current one. */
+export interface ToolThenAndNow {
+  tool: string;
+  callId: string;
+  deviceId: string;
+  versionThen: number | null;
+  versionNow: number | null;
+  then: ToolRow | null;
+  now: ToolRow | null;
 }
 
 type OperatorJson = Pick<OperatorTable, 'id' | 'email' | 'name'>;
@@ -168,6 +180,37 @@ export class ApprovalsRepository {
         sql<boolean>`(a.call_id IS NOT NULL AND a.preflight IS NULL)`.as('awaitingPreflight'),
       ])
       .where('a.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /**
+   * A call's approval with the tool as pre-flight saw it (in the catalog version it recorded) and as the device
+   * declares it now (its current catalog): null where that catalog has no such tool.
+   */
+  async toolThenAndNow(id: string): Promise<ToolThenAndNow | undefined> {
+    const tool = <A extends string>(alias: A, version: string) =>
+      sql<ToolRow | null>`(SELECT json_build_object('position', t.position, 'name', t.name,
+          'description', t.description, 'inputSchema', t.input_schema, 'annotations', t.annotations,
+          'userOnly', t.user_only, 'nameFlags', t.name_flags)
+         FROM device_catalog_version cv JOIN tool t ON t.catalog_id = cv.catalog_id AND t.name = a.tool
+        WHERE cv.id = ${sql.ref(version)})`.as(alias);
+    return this.db
+      .selectFrom('approval as a')
+      .innerJoin('call as c', 'c.id', 'a.call_id')
+      .innerJoin('device as d', 'd.id', 'c.device_id')
+      .leftJoin('device_catalog_version as was', 'was.id', 'a.catalog_version_id')
+      .leftJoin('device_catalog_version as now', 'now.id', 'd.catalog_version_id')
+      .select([
+        'a.tool',
+        'c.id as callId',
+        'c.device_id as deviceId',
+        'was.version as versionThen',
+        'now.version as versionNow',
+        tool('then', 'a.catalog_version_id'),
+        tool('now', 'd.catalog_version_id'),
+      ])
+      .where('a.id', '=', id)
+      .where('a.catalog_version_id', 'is not', null)
       .executeTakeFirst();
   }
 

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { TurnBatcher } from '@fleet/db';
 import type { Logger } from '@fleet/telemetry';
 import type { Actor, RequestOrigin } from '../http/actor';
+import { storableJson, visibleText } from '../http/unstorable-text';
 import { LOGGER } from '../infra/tokens';
 import { AuditRepository, type AuditRow } from './audit.repository';
 
@@ -33,13 +34,10 @@ export class AuditService {
     repository: AuditRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.rows = new TurnBatcher(
-      async (rows) => {
-        await repository.insertMany(rows);
-        return rows.map(() => undefined);
-      },
-      { retrySingly: true },
-    );
+    this.rows = new TurnBatcher(async (rows) => {
+      await repository.insertMany(rows);
+      return rows.map(() => undefined);
+    });
   }
 
   async record(actor: Actor | undefined, origin: RequestOrigin, entry: AuditEntry): Promise<void> {
@@ -49,8 +47,9 @@ export class AuditService {
         apiKeyId: actor?.apiKeyId ?? null,
         action: entry.action,
         targetType: entry.targetType,
-        targetId: entry.targetId,
-        details: entry.details ?? null,
+        // A refused request's path, query or body may hold what Postgres cannot store (a NUL): kept visible.
+        targetId: entry.targetId === null ? null : visibleText(entry.targetId),
+        details: entry.details ? (storableJson(entry.details) as Record<string, unknown>) : null,
         ip: origin.ip ?? null,
         userAgent: origin.userAgent ?? null,
       });

@@ -8,6 +8,9 @@ import { AuthService } from './auth.service';
 import { CachedCredentials } from './cached-credentials';
 import { CredentialChanges } from './credential-changes-adapter';
 import { CredentialsRepository } from './credentials.repository';
+import { DeviceScope } from './device-scope';
+import { DeviceScopeRepository } from './device-scope.repository';
+import { GroupScopeGuard } from './group-scope.guard';
 import { LoginThrottle } from './login-throttle';
 import { OidcClient } from './oidc-client';
 import { OidcSignInService } from './oidc-sign-in.service';
@@ -25,8 +28,12 @@ import { SignInLinkService } from './sign-in-link.service';
     OidcClient,
     OidcSignInService,
     SignInLinkService,
+    DeviceScope,
+    DeviceScopeRepository,
     { provide: APP_GUARD, useClass: AuthGuard },
+    // After AuthGuard (global guards run in the order they are provided): it reads the actor AuthGuard found.
+    { provide: APP_GUARD, useClass: GroupScopeGuard },
   ],
-  exports: [AuthService, CredentialChanges],
+  exports: [AuthService, CredentialChanges, DeviceScope],
 })
 export class AuthModule {}

@@ -148,6 +148,7 @@ export class AuthService {
       role: lowerRole(key.keyRole, key.operator.role),
       via: 'api_key',
       apiKeyId: key.keyId,
+      ...(key.groupIds ? { deviceGroups: key.groupIds } : {}),
     };
   }
 

@@ -9,6 +9,8 @@ export interface KeyOwner {
   secretHash: string;
   keyRole: Role;
   revoked: boolean;
+  /** The device groups a group-scoped key reaches (empty once they are all deleted); null: the whole fleet. */
+  groupIds: string[] | null;
   operator: { id: string; email: string; name: string; role: Role; disabled: boolean };
 }
 
@@ -44,6 +46,13 @@ export class CredentialsRepository {
         'api_key.secret_hash',
         'api_key.role as keyRole',
         'api_key.revoked_at',
+        'api_key.group_scoped',
+        (eb) =>
+          eb
+            .selectFrom('api_key_group as g')
+            .select((a) => a.fn.agg<string[]>('array_agg', ['g.group_id']).as('ids'))
+            .whereRef('g.api_key_id', '=', 'api_key.id')
+            .as('groupIds'),
         ...OWNER,
       ])
       .where('api_key.prefix', '=', prefix)
@@ -54,6 +63,7 @@ export class CredentialsRepository {
       secretHash: key.secret_hash,
       keyRole: key.keyRole,
       revoked: key.revoked_at !== null,
+      groupIds: key.group_scoped ? (key.groupIds ?? []) : null,
       operator: ownerOf(key),
     };
   }

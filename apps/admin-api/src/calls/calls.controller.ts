@@ -52,8 +52,11 @@ export class CallsController {
   @Get('calls')
   @Roles('viewer')
   @Doc({ summary: 'Calls, newest first, filtered' })
-  list(@ValidQuery(callListQuery) q: CallListQuery): Promise<Page<CallSummaryRow>> {
-    return this.calls.list(q);
+  list(
+    @CurrentActor() actor: Actor,
+    @ValidQuery(callListQuery) q: CallListQuery,
+  ): Promise<Page<CallSummaryRow>> {
+    return this.calls.list(q, actor.deviceGroups);
   }
 
   @Post('calls/:id/cancel')

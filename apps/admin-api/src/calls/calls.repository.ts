@@ -143,8 +143,18 @@ export class CallsRepository {
       .execute();
   }
 
-  async list(q: CallListQuery, before?: { createdAt: string; id: string }): Promise<CallSummaryRow[]> {
+  /** `groupIds`: a group-scoped key's bounds (auth/device-scope.ts), never empty here. */
+  async list(
+    q: CallListQuery,
+    before?: { createdAt: string; id: string },
+    groupIds?: readonly string[],
+  ): Promise<CallSummaryRow[]> {
     let query = this.db.selectFrom('call as c').select(SUMMARY);
+    if (groupIds !== undefined) {
+      query = query.where('c.device_id', 'in', (eb) =>
+        eb.selectFrom('device_group_member').select('device_id').where('group_id', 'in', groupIds),
+      );
+    }
     if (q.deviceId) query = query.where('c.device_id', '=', q.deviceId);
     if (q.verdict) query = query.where('c.verdict', '=', q.verdict);
     if (q.tool) query = query.where('c.tool', '=', q.tool);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CALL_ORIGINS, CALL_STATES, VERDICTS } from '@fleet/domain';
 import { macSchema } from '@fleet/protocol';
 import { isoInstant, reasonText } from '../http/common-schemas';
-import { cursorParam, limitParam } from '../http/cursor';
+import { cursorKey, cursorOf, limitParam } from '../http/cursor';
 
 export const createCallBody = z.strictObject({
   tool: z.string().min(1).max(200),
@@ -25,6 +25,9 @@ export const createCallBody = z.strictObject({
 });
 export type CreateCallBody = z.infer<typeof createCallBody>;
 
+/** Calls, newest first: when each was created, then its id. */
+export const callCursor = cursorOf(cursorKey.instant, cursorKey.uuid);
+
 export const callListQuery = z.strictObject({
   deviceId: macSchema.optional(),
   verdict: z.enum(VERDICTS).optional(),
@@ -36,7 +39,7 @@ export const callListQuery = z.strictObject({
   from: isoInstant.optional(),
   to: isoInstant.optional(),
   limit: limitParam(50, 500),
-  cursor: cursorParam.optional(),
+  cursor: callCursor.param.optional(),
 });
 export type CallListQuery = z.infer<typeof callListQuery>;
 

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../http/api-error';
 import { refusal, UNAVAILABLE_STATUSES } from './call-refusal';
 import { toPage, type Page } from '../http/cursor';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
-import type { CallCreatedView, CallListQuery, CreateCallBody } from './calls.schemas';
+import { callCursor, type CallCreatedView, type CallListQuery, type CreateCallBody } from './calls.schemas';
 import { evidenceView, type EvidenceView } from './evidence-view';
 import { UpgradeRegressionRepository, type RolledBackLater } from './upgrade-regression.repository';
 
@@ -84,10 +84,14 @@ export class CallsService {
     };
   }
 
-  async list(q: CallListQuery): Promise<Page<CallSummaryRow>> {
-    const [createdAt, id] = q.cursor ?? [];
-    const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
-    return toPage(await this.calls.list(q, before), q.limit, (c) => [c.createdAt.toISOString(), c.id]);
+  /** `groupIds`: the bounds of a group-scoped key (only its devices' calls are listed); absent: every call. */
+  async list(q: CallListQuery, groupIds?: readonly string[]): Promise<Page<CallSummaryRow>> {
+    if (groupIds?.length === 0) return { items: [], nextCursor: null };
+    const before = q.cursor && { createdAt: q.cursor[0], id: q.cursor[1] };
+    return toPage(await this.calls.list(q, before, groupIds), q.limit, callCursor, (c) => [
+      c.createdAt.toISOString(),
+      c.id,
+    ]);
   }
 
   async cancel(

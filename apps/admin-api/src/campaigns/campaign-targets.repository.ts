@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createDatabase, databaseOn, sql, type Database, type Pool, type Row } from '@fleet/db';
 import {
   CAMPAIGN_TARGET_STATES,
+  NO_TOOL_AT_APPROVAL,
   SYSTEM_REBOOT_TOOL,
+  toolHash,
   toolSensitivity,
   type CampaignSelector,
   type CampaignTargetState,
@@ -158,6 +160,54 @@ export class CampaignTargetsRepository {
       pending: rows.filter((r) => r.state === 'pending').length,
       skipped: rows.filter((r) => r.state === 'skipped').length,
     };
+  }
+
+  /**
+   * Binds the approval to each frozen device's tool as it is now (DESIGN §4): the hash of its definition in the
+   * device's current catalog, or NO_TOOL_AT_APPROVAL. Hashed once per distinct catalog (a fleet shares a few),
+   * so approving 10,000 devices costs two statements, not 10,000 hashes.
+   */
+  async bindTools(db: Tx, campaignId: string, tool: string): Promise<void> {
+    const on = databaseOn(db);
+    const definitions = await on
+      .selectFrom('campaign_target as ct')
+      .innerJoin('device as d', 'd.id', 'ct.device_id')
+      .innerJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
+      .innerJoin('tool as t', (j) => j.onRef('t.catalog_id', '=', 'v.catalog_id').on('t.name', '=', tool))
+      .select([
+        't.catalog_id as catalogId',
+        't.name',
+        't.description',
+        't.input_schema as inputSchema',
+        't.annotations',
+      ])
+      .distinct()
+      .where('ct.campaign_id', '=', campaignId)
+      .execute();
+    const catalogIds = definitions.map((d) => d.catalogId);
+    const hashes = definitions.map((d) => toolHash(d));
+    await sql`UPDATE campaign_target ct
+                 SET approved_tool_hash = coalesce(h.hash, ${NO_TOOL_AT_APPROVAL})
+                FROM device d
+                LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
+                LEFT JOIN unnest(${catalogIds}::uuid[], ${hashes}::text[]) AS h(catalog_id, hash)
+                       ON h.catalog_id = v.catalog_id
+               WHERE ct.campaign_id = ${campaignId}::uuid AND d.id = ct.device_id`.execute(on);
+  }
+
+  /**
+   * Devices of a campaign rejected because their tool changed since its approval, less those another campaign
+   * already asks approval for again (one not cancelled, which names them in its selector).
+   */
+  async rejectedForReapproval(campaignId: string, tx?: Tx): Promise<string[]> {
+    const { rows } = await sql<{ deviceId: string }>`
+      SELECT ct.device_id AS "deviceId" FROM campaign_target ct
+       WHERE ct.campaign_id = ${campaignId}::uuid AND ct.state = 'rejected'
+         AND NOT EXISTS (SELECT 1 FROM campaign k
+                          WHERE k.reapproval_of = ct.campaign_id AND k.state <> 'cancelled'
+                            AND k.selector -> 'deviceIds' ? ct.device_id)
+       ORDER BY ct.device_id`.execute(tx ? databaseOn(tx) : this.db);
+    return rows.map((r) => r.deviceId);
   }
 
   /** Devices not started yet are cancelled with the campaign; those in progress are the runner's to settle. */

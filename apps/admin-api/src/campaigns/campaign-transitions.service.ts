@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CampaignState } from '@fleet/domain';
+import { campaignActionTool, type CampaignState } from '@fleet/domain';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { approvalRefusal } from '../approvals/approval-refusal';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
@@ -71,6 +71,8 @@ export class CampaignTransitionsService {
       const approvalId = (await this.approvals.idForCampaign(id, tx))!;
       await this.decide(tx, approvalId, actor, 'approved', reason);
       await this.targets.freeze(tx, id, c.selector, await this.firmwareOf(c));
+      // DESIGN §4: the approval binds each device's tool as it is now, not whatever it declares later.
+      await this.targets.bindTools(tx, id, campaignActionTool(c.action));
       const moved = await this.campaigns.move(tx, id, ['awaiting_approval'], 'running', { started: true });
       return { campaign: moved!, approvalId };
     });

@@ -6,6 +6,7 @@ import { uuidParams } from '../http/common-schemas';
 import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams, ValidQuery } from '../http/validation';
 import { Idempotent, IdempotencyKey } from '../idempotency/idempotent-requests';
+import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTransitionsService } from './campaign-transitions.service';
 import {
   campaignListQuery,
@@ -28,6 +29,7 @@ export class CampaignsController {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly transitions: CampaignTransitionsService,
+    private readonly reapprovals: CampaignReapprovalService,
   ) {}
 
   @Post('preview')
@@ -101,6 +103,24 @@ export class CampaignsController {
     @ValidBody(transitionBody) b: Transition,
   ) {
     return this.transitions.approve(actor, p.id, b?.reason);
+  }
+
+  @Post(':id/reapprove')
+  @HttpCode(201)
+  @Roles('operator')
+  @Idempotent()
+  @Audited('campaign.reapprove', 'campaign')
+  @Doc({
+    summary:
+      'Ask approval again for the devices rejected because their tool changed since the approval: a new campaign ' +
+      'with the same action and settings on exactly those devices, waiting for another person (409 when none is left)',
+  })
+  reapprove(
+    @CurrentActor() actor: Actor,
+    @ValidParams(uuidParams) p: Id,
+    @ValidBody(transitionBody) _b: Transition,
+  ): Promise<CampaignView> {
+    return this.reapprovals.reapprove(actor, p.id);
   }
 
   @Post(':id/pause')

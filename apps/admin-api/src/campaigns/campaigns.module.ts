@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
 import { CampaignTransitionsService } from './campaign-transitions.service';
 import { CampaignsController } from './campaigns.controller';
@@ -9,7 +10,13 @@ import { CampaignsService } from './campaigns.service';
 @Module({
   imports: [ApprovalStoreModule],
   controllers: [CampaignsController],
-  providers: [CampaignsService, CampaignTransitionsService, CampaignsRepository, CampaignTargetsRepository],
+  providers: [
+    CampaignsService,
+    CampaignTransitionsService,
+    CampaignReapprovalService,
+    CampaignsRepository,
+    CampaignTargetsRepository,
+  ],
   exports: [CampaignTransitionsService],
 })
 export class CampaignsModule {}

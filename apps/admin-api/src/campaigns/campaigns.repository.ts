@@ -24,6 +24,8 @@ export interface CampaignRow {
   retries: number;
   skipInSession: boolean;
   stateReason: string | null;
+  /** The campaign whose devices, rejected because their tool changed, this one asks approval for again. */
+  reapprovalOf: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -44,6 +46,7 @@ const COLUMNS = [
   'retries',
   'skip_in_session as skipInSession',
   'state_reason as stateReason',
+  'reapproval_of as reapprovalOf',
   'created_at as createdAt',
   'started_at as startedAt',
   'finished_at as finishedAt',
@@ -74,8 +77,13 @@ export class CampaignsRepository {
   }
 
   /** A retry with the same idempotency key finds the first campaign instead of creating another. */
-  async create(spec: CampaignSpec, createdBy: string, idempotencyKey?: string): Promise<CampaignRow> {
-    const row = await this.db
+  async create(
+    spec: CampaignSpec,
+    createdBy: string,
+    idempotencyKey?: string,
+    opts: { reapprovalOf?: string; tx?: Tx } = {},
+  ): Promise<CampaignRow> {
+    const row = await (opts.tx ? databaseOn(opts.tx) : this.db)
       .insertInto('campaign')
       .values({
         id: randomUUID(),
@@ -90,6 +98,7 @@ export class CampaignsRepository {
         retries: spec.retries,
         skip_in_session: spec.skipInSession,
         idempotency_key: idempotencyKey ?? null,
+        reapproval_of: opts.reapprovalOf ?? null,
         updated_at: new Date(),
       })
       .onConflict((c) =>

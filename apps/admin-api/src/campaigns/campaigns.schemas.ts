@@ -6,7 +6,7 @@ import {
   campaignSelectorSchema,
 } from '@fleet/domain';
 import { reasonText } from '../http/common-schemas';
-import { cursorParam, limitParam } from '../http/cursor';
+import { cursorKey, cursorOf, limitParam } from '../http/cursor';
 
 export { campaignSpecSchema as createCampaignBody, type CampaignSpec } from '@fleet/domain';
 
@@ -18,16 +18,21 @@ export const previewBody = z.strictObject({
 });
 export type PreviewBody = z.infer<typeof previewBody>;
 
+/** Campaigns, newest first: when each was created, then its id. */
+export const campaignCursor = cursorOf(cursorKey.instant, cursorKey.uuid);
+/** A campaign's targets, by device. */
+export const targetCursor = cursorOf(cursorKey.mac);
+
 export const campaignListQuery = z.strictObject({
   state: z.enum(CAMPAIGN_STATES).optional(),
   limit: limitParam(50, 200),
-  cursor: cursorParam.optional(),
+  cursor: campaignCursor.param.optional(),
 });
 
 export const targetListQuery = z.strictObject({
   state: z.enum(CAMPAIGN_TARGET_STATES).optional(),
   limit: limitParam(100, 1000),
-  cursor: cursorParam.optional(),
+  cursor: targetCursor.param.optional(),
 });
 
 export const transitionBody = z.strictObject({ reason: reasonText.optional() }).optional();

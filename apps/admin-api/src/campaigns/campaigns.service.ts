@@ -6,7 +6,7 @@ import { toPage, type Page } from '../http/cursor';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { CampaignTargetsRepository, type Progress, type TargetRow } from './campaign-targets.repository';
 import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
-import type { PreviewBody, PreviewView } from './campaigns.schemas';
+import { campaignCursor, targetCursor, type PreviewBody, type PreviewView } from './campaigns.schemas';
 import { actionIsGated } from './campaign-approval';
 
 export type CampaignView = CampaignRow & { progress: Progress; approvalId: string | null };
@@ -53,11 +53,10 @@ export class CampaignsService {
   async list(
     state: CampaignState | undefined,
     limit: number,
-    cursor?: (string | number)[],
+    cursor?: [createdAt: string, id: string],
   ): Promise<Page<CampaignRow>> {
-    const [createdAt, id] = cursor ?? [];
-    const before = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
-    return toPage(await this.campaigns.list(state, limit, before), limit, (c) => [
+    const before = cursor && { createdAt: cursor[0], id: cursor[1] };
+    return toPage(await this.campaigns.list(state, limit, before), limit, campaignCursor, (c) => [
       c.createdAt.toISOString(),
       c.id,
     ]);
@@ -67,11 +66,12 @@ export class CampaignsService {
     id: string,
     state: string | undefined,
     limit: number,
-    cursor?: (string | number)[],
+    cursor?: [deviceId: string],
   ): Promise<Page<TargetRow>> {
     await this.get(id);
-    const after = typeof cursor?.[0] === 'string' ? cursor[0] : undefined;
-    return toPage(await this.targets.list(id, state, limit, after), limit, (t) => [t.deviceId]);
+    return toPage(await this.targets.list(id, state, limit, cursor?.[0]), limit, targetCursor, (t) => [
+      t.deviceId,
+    ]);
   }
 
   async view(campaign: CampaignRow): Promise<CampaignView> {

@@ -73,6 +73,20 @@ describe('the admin API serving the web console', () => {
     expect(res.headers['content-type']).toMatch(/json/);
   });
 
+  it('answers /.well-known/ paths it does not serve with a JSON 404, never the console page', async () => {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known',
+    ]) {
+      const res = await h.request('GET', path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toMatchObject({ statusCode: 404 });
+    }
+  });
+
   it('never serves a file from outside the bundle, however the path is escaped', async () => {
     for (const path of ['/..%2f..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/%2e%2e/package.json', '/%E0%A4%A']) {
       const res = await rawGet(h.baseUrl, path);

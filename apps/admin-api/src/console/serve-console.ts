@@ -5,8 +5,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@fleet/telemetry';
 
-/** Paths that belong to the API itself: never answered with the console. */
-const API_PATHS = /^\/(api|docs|mcp|healthz|metrics)(\/|$)/;
+/**
+ * Paths that belong to the API itself: never answered with the console. `/.well-known/` is the web's place for
+ * machine-read documents (RFC 8615): one the platform does not serve is a JSON 404, never the console's HTML,
+ * which an MCP client probing `oauth-protected-resource` would fail to parse.
+ */
+const API_PATHS = /^\/(api|docs|mcp|healthz|metrics|\.well-known)(\/|$)/;
 
 /** What Vite emits (an unknown extension is served as bytes). */
 const CONTENT_TYPES: Record<string, string> = {

@@ -28,7 +28,9 @@ export class DeviceToolsController {
   @Roles('operator')
   @Audited('tool.mark', 'tool')
   @Doc({
-    summary: 'Mark a tool sensitive (operator) or lift the marking (admin); mark it read-only (operator)',
+    summary:
+      'Mark a tool sensitive (operator) or lift the marking (admin); mark it read-only (operator). ' +
+      '`:name` is the name the catalog holds, as one percent-encoded path segment',
   })
   mark(
     @CurrentActor() actor: Actor,

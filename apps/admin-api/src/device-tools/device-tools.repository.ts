@@ -19,6 +19,8 @@ export interface ToolRow {
   inputSchema: unknown;
   annotations: unknown;
   userOnly: boolean;
+  /** What discovery noticed about the name (libs/domain toolNameFlags). */
+  nameFlags: string[];
 }
 
 export interface MarkingRow {
@@ -94,6 +96,7 @@ export class DeviceToolsRepository {
         'input_schema as inputSchema',
         'annotations',
         'user_only as userOnly',
+        'name_flags as nameFlags',
       ])
       .where('catalog_id', '=', catalogId)
       .orderBy('position')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { roleAllows } from '@fleet/auth';
-import { PLATFORM_TOOLS, toolSensitivity } from '@fleet/domain';
+import { PLATFORM_TOOLS, TOOL_NAME_FLAGS, toolNameFlags, toolSensitivity } from '@fleet/domain';
 import type { z } from 'zod';
 import { DevicesRepository } from '../devices/devices.repository';
 import type { Actor } from '../http/actor';
@@ -44,15 +44,24 @@ export class DeviceToolsService {
     ]);
     const byTool = new Map(markings.map((m) => [m.toolName, m]));
     const names = new Set([...tools.map((t) => t.name), ...PLATFORM_TOOLS.map((t) => t.name)]);
-    const view = (t: Omit<ToolView, 'sensitive' | 'readOnly' | 'gated' | 'gatedBecause'>): ToolView => {
+    const view = (
+      t: Omit<
+        ToolView,
+        'sensitive' | 'readOnly' | 'gated' | 'gatedBecause' | 'gatedByDefault' | 'nameFlags'
+      > & {
+        nameFlags: string[];
+      },
+    ): ToolView => {
       const marking = byTool.get(t.name);
       // DESIGN §4: the one tool-access rule (libs/domain), with its reason.
       const gate = toolSensitivity(t, marking?.sensitive ?? undefined);
       return {
         ...t,
+        nameFlags: TOOL_NAME_FLAGS.filter((f) => t.nameFlags.includes(f)),
         sensitive: marking?.sensitive ?? false,
         readOnly: marking?.readOnly ?? null,
         gated: gate.sensitive,
+        gatedByDefault: gate.byDefault ?? null,
         ...(gate.reason ? { gatedBecause: gate.reason } : {}),
       };
     };
@@ -61,7 +70,13 @@ export class DeviceToolsService {
       catalog: version ? withoutInternals(version) : null,
       tools: tools.map(view),
       platformTools: PLATFORM_TOOLS.map((t, i) =>
-        view({ ...t, position: -1 - i, inputSchema: t.inputSchema, annotations: null }),
+        view({
+          ...t,
+          position: -1 - i,
+          inputSchema: t.inputSchema,
+          annotations: null,
+          nameFlags: toolNameFlags(t.name),
+        }),
       ),
       otherMarkings: markings.filter((m) => !names.has(m.toolName)),
       // A rule is in force here when the tool it governs is one this device has.

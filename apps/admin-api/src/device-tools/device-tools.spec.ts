@@ -166,4 +166,65 @@ describe("a device's tools", () => {
     });
     expect(missing.status).toBe(404);
   });
+
+  it('marks a tool by the name the catalog holds, whatever its characters: a slash, another script, a bidi control', async () => {
+    const odd = (await insertDevices(h.pool, 1, { start: 500 }))[0]!;
+    const names = ['self.sec/reboot', 'self.灯.开', 'self.sec.\u202egnp.exe'];
+    await insertCatalog(h.pool, odd, [
+      { name: 'self.get_device_status' },
+      ...names.map((name) => ({ name })),
+    ]);
+    for (const name of names) {
+      const url = `/api/v1/devices/${odd}/tools/${encodeURIComponent(name)}`;
+      const marked = await h.request('PUT', url, { key: operator.key, body: { sensitive: true } });
+      expect(marked.status).toBe(200);
+      expect(marked.body).toMatchObject({ toolName: name, sensitive: true });
+    }
+    const tools = await h.request('GET', `/api/v1/devices/${odd}/tools`, { key: viewer.key });
+    expect(
+      tools.body.tools.map((t: { name: string; gated: boolean; nameFlags: string[] }) => [
+        t.name,
+        t.gated,
+        t.nameFlags,
+      ]),
+    ).toEqual([
+      ['self.get_device_status', false, []],
+      ['self.sec/reboot', true, ['outside_mcp_names']],
+      ['self.灯.开', true, ['outside_mcp_names']],
+      ['self.sec.\u202egnp.exe', true, ['outside_mcp_names', 'bidi_control']],
+    ]);
+    expect(tools.body.otherMarkings).toEqual([]); // each marking found its tool
+    // Only what no catalog can hold is refused, naming the field.
+    const nul = await h.request('PUT', `/api/v1/devices/${odd}/tools/self.%00reboot`, {
+      key: operator.key,
+      body: { sensitive: true },
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.issues[0].field).toBe('params.name');
+  });
+
+  it('says which tools are gated by default and why, even once an admin lifted it', async () => {
+    const prose = (await insertDevices(h.pool, 1, { start: 600 }))[0]!;
+    await insertCatalog(h.pool, prose, [
+      {
+        name: 'self.system.reconfigure_wifi',
+        description: 'Enter WiFi setup. You must ask the user  to\nconfirm.',
+      },
+    ]);
+    const before = await h.request('GET', `/api/v1/devices/${prose}/tools`, { key: viewer.key });
+    expect(before.body.tools[0]).toMatchObject({
+      gated: true,
+      gatedByDefault: 'its description asks for the user\'s confirmation ("ask the user to confirm")',
+    });
+    await h.request('PUT', `/api/v1/devices/${prose}/tools/self.system.reconfigure_wifi`, {
+      key: admin.key,
+      body: { sensitive: false },
+    });
+    const lifted = await h.request('GET', `/api/v1/devices/${prose}/tools`, { key: viewer.key });
+    expect(lifted.body.tools[0]).toMatchObject({
+      gated: false,
+      gatedByDefault: expect.stringContaining('confirm'),
+    });
+    expect(lifted.body.tools[0].gatedBecause).toContain('an operator lifted the default');
+  });
 });

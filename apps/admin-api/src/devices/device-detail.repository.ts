@@ -7,6 +7,8 @@ type DeviceTable = Row<'device'>;
 
 /** The device page shows the latest identity changes; each one cites its boot report or decision. */
 const IDENTITY_CHANGES_SHOWN = 20;
+/** And the last day's takeovers, counted, the latest of them with where each side came from. */
+const TAKEOVERS_SHOWN = 20;
 
 /** A json sub-select's object: its timestamps arrive as ISO strings, not as Dates. */
 type AsJson<T> = {
@@ -60,6 +62,20 @@ type FirmwareAssignmentJson = AsJson<{
   offeredAt: Row<'firmware_assignment'>['offered_at'];
 }>;
 
+type TakeoverJson = AsJson<{
+  at: Date;
+  displacedAddress: Row<'connection'>['remote_address'];
+  displacedClientIdFingerprint: string;
+  byAddress: Row<'connection'>['remote_address'];
+  byClientIdFingerprint: string | null;
+}>;
+
+interface TakeoversJson {
+  lastHour: number;
+  lastDay: number;
+  recent: TakeoverJson[];
+}
+
 export interface DeviceDetailRow {
   id: DeviceTable['id'];
   /** DESIGN §3: the Client-Id is a device secret; the page shows the first 8 hex of its hash, nothing more. */
@@ -91,6 +107,8 @@ export interface DeviceDetailRow {
   firmwareAssignment: FirmwareAssignmentJson | null;
   /** The latest identity changes, newest first. */
   identityChanges: IdentityChangeView[];
+  /** DESIGN §3, one live connection per device: how often a newer connection took over, and from where. */
+  takeovers: TakeoversJson;
 }
 
 type DetailResult = Omit<DeviceDetailRow, 'identityChanges'> & { identityChanges: IdentityChangeJson[] };
@@ -175,6 +193,26 @@ function compileDetail(db: Database) {
                            ORDER BY at DESC, id DESC LIMIT ${sql.lit(IDENTITY_CHANGES_SHOWN)}) e), '[]')`.as(
         'identityChanges',
       ),
+      // A takeover is a connection row closed as `takeover`; the one that took over is the device's next
+      // connection, opened after it and before it closed (none when it never came online).
+      sql<TakeoversJson>`(SELECT json_build_object('lastHour', c.last_hour, 'lastDay', c.last_day,
+                  'recent', coalesce(r.items, '[]'))
+           FROM (SELECT count(*) FILTER (WHERE k.closed_at > now() - interval '1 hour') AS last_hour,
+                        count(*) AS last_day
+                   FROM connection k
+                  WHERE k.close_reason = 'takeover' AND k.closed_at > now() - interval '1 day'
+                    AND k.device_id = d.id) c,
+                (SELECT json_agg(json_build_object('at', t.closed_at, 'displacedAddress', t.remote_address,
+                          'displacedClientIdFingerprint', left(t.client_id, 8), 'byAddress', n.remote_address,
+                          'byClientIdFingerprint', left(n.client_id, 8)) ORDER BY t.closed_at DESC) AS items
+                   FROM (SELECT * FROM connection k
+                          WHERE k.close_reason = 'takeover' AND k.closed_at > now() - interval '1 day'
+                            AND k.device_id = d.id
+                          ORDER BY k.closed_at DESC LIMIT ${sql.lit(TAKEOVERS_SHOWN)}) t
+                   LEFT JOIN LATERAL (SELECT m.remote_address, m.client_id FROM connection m
+                                       WHERE m.device_id = t.device_id AND m.opened_at > t.opened_at
+                                         AND m.opened_at <= t.closed_at AND m.id <> t.id
+                                       ORDER BY m.opened_at DESC LIMIT 1) n ON true) r)`.as('takeovers'),
     ])
     .where('d.id', '=', '')
     .compile();

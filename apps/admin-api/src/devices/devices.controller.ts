@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import type { z } from 'zod';
 import { Audited } from '../audit/audited';
+import { CurrentActor, type Actor } from '../http/actor';
 import { deviceIdParams } from '../http/common-schemas';
 import type { Page } from '../http/cursor';
 import { Doc, Roles } from '../http/route-metadata';
@@ -32,8 +33,11 @@ export class DevicesController {
     summary: 'The fleet, a page at a time (cursor pagination)',
     response: { status: 200, schema: deviceListView },
   })
-  list(@ValidQuery(deviceListQuery) q: DeviceListQuery): Promise<Page<DeviceSummary>> {
-    return this.devices.list(q);
+  list(
+    @CurrentActor() actor: Actor,
+    @ValidQuery(deviceListQuery) q: DeviceListQuery,
+  ): Promise<Page<DeviceSummary>> {
+    return this.devices.list(q, actor.deviceGroups);
   }
 
   @Get(':id')

@@ -9,6 +9,8 @@ import { DevicesController } from './devices.controller';
 import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
 import { PresenceRepository } from './presence.repository';
+import { TakeoverGauge } from './takeover-gauge';
+import { TakeoversRepository } from './takeovers.repository';
 
 @Module({
   controllers: [DevicesController, DeviceRegistrationController],
@@ -21,6 +23,8 @@ import { PresenceRepository } from './presence.repository';
     PresenceRepository,
     DeviceRegistrationRepository,
     DeviceRegistrationService,
+    TakeoversRepository,
+    TakeoverGauge,
   ],
   exports: [DevicesRepository, DevicesService],
 })

@@ -28,7 +28,8 @@ export class DevicesRepository {
     this.db = createDatabase(pool);
   }
 
-  list(q: DeviceListQuery, afterId: string | undefined): Promise<DeviceRow[]> {
+  /** `groupIds`: a group-scoped key's bounds (auth/device-scope.ts), never empty here. */
+  list(q: DeviceListQuery, afterId: string | undefined, groupIds?: readonly string[]): Promise<DeviceRow[]> {
     let query = this.db
       .selectFrom('device as d')
       .select([
@@ -56,6 +57,11 @@ export class DevicesRepository {
       const tag = q.tag;
       query = query.innerJoin('device_tag as t', (j) =>
         j.onRef('t.device_id', '=', 'd.id').on('t.tag', '=', tag),
+      );
+    }
+    if (groupIds !== undefined) {
+      query = query.where('d.id', 'in', (eb) =>
+        eb.selectFrom('device_group_member').select('device_id').where('group_id', 'in', groupIds),
       );
     }
     if (q.online !== undefined) query = query.where('d.online', '=', q.online);

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { DEVICE_STATUSES } from '@fleet/api-contract';
 import { DIALECTS } from '@fleet/protocol';
-import { cursorParam, limitParam } from '../http/cursor';
+import { cursorKey, cursorOf, limitParam } from '../http/cursor';
 import { queryBoolean, reasonText } from '../http/common-schemas';
+
+/** The fleet's pages, by MAC. */
+export const deviceCursor = cursorOf(cursorKey.mac);
+/** A device's connections, newest first: when each opened, then its id (the broker's). */
+export const presenceCursor = cursorOf(cursorKey.instant, cursorKey.id);
 
 export const deviceListQuery = z.strictObject({
   online: queryBoolean.optional(),
@@ -23,7 +28,7 @@ export const deviceListQuery = z.strictObject({
     .optional()
     .describe('MAC prefix, or part of the serial number or board name'),
   limit: limitParam(50, 500),
-  cursor: cursorParam.optional(),
+  cursor: deviceCursor.param.optional(),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
@@ -33,7 +38,10 @@ export const bindBody = z.strictObject({
 
 export const statusChangeBody = z.strictObject({ reason: reasonText.optional() });
 
-export const presenceQuery = z.strictObject({ limit: limitParam(50, 500), cursor: cursorParam.optional() });
+export const presenceQuery = z.strictObject({
+  limit: limitParam(50, 500),
+  cursor: presenceCursor.param.optional(),
+});
 
 // The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
 export {

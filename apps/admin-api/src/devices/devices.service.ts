@@ -3,7 +3,7 @@ import { notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
 import { DeviceDetailRepository, type DeviceDetailRow } from './device-detail.repository';
 import { DevicesRepository, type DeviceRow } from './devices.repository';
-import type { DeviceListQuery, DeviceSummary } from './devices.schemas';
+import { deviceCursor, presenceCursor, type DeviceListQuery, type DeviceSummary } from './devices.schemas';
 import { PresenceRepository, type ConnectionRow } from './presence.repository';
 
 export type DeviceDetail = DeviceDetailRow;
@@ -16,10 +16,11 @@ export class DevicesService {
     private readonly presence: PresenceRepository,
   ) {}
 
-  async list(q: DeviceListQuery): Promise<Page<DeviceSummary>> {
-    const afterId = q.cursor?.[0];
-    const rows = await this.devices.list(q, typeof afterId === 'string' ? afterId : undefined);
-    const page = toPage(rows, q.limit, (d) => [d.id]);
+  /** `groupIds`: the bounds of a group-scoped key (only their devices are listed); absent: the whole fleet. */
+  async list(q: DeviceListQuery, groupIds?: readonly string[]): Promise<Page<DeviceSummary>> {
+    if (groupIds?.length === 0) return { items: [], nextCursor: null };
+    const rows = await this.devices.list(q, q.cursor?.[0], groupIds);
+    const page = toPage(rows, q.limit, deviceCursor, (d) => [d.id]);
     return { items: page.items.map(summary), nextCursor: page.nextCursor };
   }
 
@@ -32,16 +33,12 @@ export class DevicesService {
   async presenceHistory(
     id: string,
     limit: number,
-    cursor: (string | number)[] | undefined,
+    cursor: [openedAt: string, connectionId: string] | undefined,
   ): Promise<Page<ConnectionRow & { durationS: number | null }>> {
     if (!(await this.devices.exists(id))) throw notFound('device', id);
-    const [openedAt, connectionId] = cursor ?? [];
-    const before =
-      typeof openedAt === 'string' && typeof connectionId === 'string'
-        ? { openedAt, id: connectionId }
-        : undefined;
+    const before = cursor && { openedAt: cursor[0], id: cursor[1] };
     const rows = await this.presence.history(id, limit, before);
-    const page = toPage(rows, limit, (c) => [c.openedAt.toISOString(), c.connectionId]);
+    const page = toPage(rows, limit, presenceCursor, (c) => [c.openedAt.toISOString(), c.connectionId]);
     return {
       items: page.items.map((c) => ({
         ...c,

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { PlatformEvent } from '@fleet/domain';
 import { DependencyUnavailableError, type Redis } from '@fleet/queues';
+import { DeviceScope } from '../auth/device-scope';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { REDIS } from '../infra/tokens';
 import { CurrentActor, type Actor } from '../http/actor';
@@ -24,6 +25,7 @@ const eventsQuery = z.strictObject({
 export class EventsController {
   constructor(
     private readonly relay: EventRelay,
+    private readonly scope: DeviceScope,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
@@ -35,7 +37,8 @@ export class EventsController {
       'Server-sent events for live views: presence, calls, approvals, campaigns, catalogs, voice turns',
     description:
       'Each event is `event: <type>` with the JSON notice as data, filtered by your role. Notices are best ' +
-      'effort: a view that misses one re-reads the row. Browsers authenticate with the session cookie.',
+      'effort: a view that misses one re-reads the row. Browsers authenticate with the session cookie. A key ' +
+      "bounded to device groups sees only its devices' notices (presence, calls, catalogs, voice turns).",
     produces: ['text/event-stream'],
   })
   async stream(
@@ -47,6 +50,7 @@ export class EventsController {
     if (this.redis.status !== 'ready') {
       throw new DependencyUnavailableError('redis', `the event stream needs Redis (${this.redis.status})`);
     }
+    const devices = await this.scope.deviceFilter(actor);
     reply.hijack(); // the stream is written by hand and stays open
     const out = reply.raw;
     out.writeHead(200, {
@@ -62,12 +66,14 @@ export class EventsController {
     out.on('close', () => {
       subscription.closed = true;
       clearInterval(heartbeat);
+      devices.stop();
       subscription.remove?.();
     });
     subscription.remove = await this.relay.add({
       onEvent: (event) => {
         if (wanted && !wanted.has(event.type)) return;
         if (!visibleTo(actor.role, event)) return;
+        if (actor.deviceGroups && !devices.allows('deviceId' in event ? event.deviceId : undefined)) return;
         out.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       },
       onClose: () => out.end(),

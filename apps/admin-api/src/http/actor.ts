@@ -13,6 +13,8 @@ export interface Actor {
   via: 'api_key' | 'session';
   apiKeyId?: string;
   sessionId?: string;
+  /** A key bounded to device groups (auth/device-scope.ts): their ids; it reaches no other device. Absent: all. */
+  deviceGroups?: readonly string[];
 }
 
 /** Where the request came from, for audit events and sessions. */

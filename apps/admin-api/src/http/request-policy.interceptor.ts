@@ -6,7 +6,7 @@ import { auditEntryOf, declaredAuditSpec, statusOf, type AuditSpec } from '../au
 import { AuditService } from '../audit/audit.service';
 import { IdempotentRequests, isIdempotent } from '../idempotency/idempotent-requests';
 import { originOf } from './actor';
-import { JsonDepthRefusals } from './json-depth-refusals';
+import { InputRefusals } from './input-refusals';
 import { routeSchemas, type RouteSchemas } from './route-metadata';
 import { routeStatus } from './route-status';
 import { undeclaredInputError } from './undeclared-input';
@@ -26,7 +26,8 @@ interface RoutePolicy {
  * async resource and builds an rxjs pipe per interceptor per request), in the order they always ran:
  * 1. audit, outermost: every mutating request becomes one audit event, written before the answer leaves, whether
  *    it succeeded or was refused, a refusal by the rules below included;
- * 2. a body nested too deep is refused before anything walks it;
+ * 2. a body nested too deep, and a string Postgres cannot store anywhere in the request, are refused before
+ *    anything walks them (InputRefusals);
  * 3. undeclared input (an unknown query field, a body where the route takes none) is refused;
  * 4. idempotency: a retried @Idempotent request replays the first answer, audited as the request it answers.
  */
@@ -37,7 +38,7 @@ export class RequestPolicyInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly audit: AuditService,
-    private readonly depth: JsonDepthRefusals,
+    private readonly inputs: InputRefusals,
     private readonly idempotency: IdempotentRequests,
   ) {}
 
@@ -73,7 +74,7 @@ export class RequestPolicyInterceptor implements NestInterceptor {
   }
 
   private refusalOf(request: FastifyRequest, route: RoutePolicy) {
-    return this.depth.refusalFor(request) ?? undeclaredInputError(request, route.schemas);
+    return this.inputs.refusalFor(request) ?? undeclaredInputError(request, route.schemas);
   }
 
   private record(

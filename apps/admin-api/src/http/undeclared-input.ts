@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
+import { InputRefusals } from './input-refusals';
 import { routeSchemas, type RouteSchemas } from './route-metadata';
 
 /**
@@ -34,13 +35,16 @@ function hasBody(body: unknown): boolean {
 }
 
 /**
- * The same rule for a read, whose route has no other policy to run (RequestPolicyInterceptor runs it for routes
- * that change something, where the refusal is audited). A method guard: it runs after the global AuthGuard, as
- * the interceptor did, so an anonymous caller learns nothing of a route's inputs.
+ * The same rules for a read, whose route has no other policy to run (RequestPolicyInterceptor runs them for routes
+ * that change something, where the refusal is audited): input no route may take (InputRefusals), then input this
+ * route does not declare. A method guard: it runs after the global AuthGuard, as the interceptor did, so an
+ * anonymous caller learns nothing of a route's inputs.
  */
 @Injectable()
 export class UndeclaredInputGuard implements CanActivate {
   private readonly schemas = new WeakMap<object, RouteSchemas>();
+
+  constructor(private readonly inputs: InputRefusals) {}
 
   canActivate(context: ExecutionContext): boolean {
     const handler = context.getHandler();
@@ -49,7 +53,8 @@ export class UndeclaredInputGuard implements CanActivate {
       schemas = routeSchemas(context.getClass().prototype as object, handler.name);
       this.schemas.set(handler, schemas);
     }
-    const refusal = undeclaredInputError(context.switchToHttp().getRequest<FastifyRequest>(), schemas);
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const refusal = this.inputs.refusalFor(request) ?? undeclaredInputError(request, schemas);
     if (refusal) throw refusal;
     return true;
   }

@@ -4,7 +4,7 @@ import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform
 import { createRequestRedis, watchRedis, type Redis } from '@fleet/queues';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
-import { JsonDepthRefusals } from '../http/json-depth-refusals';
+import { InputRefusals } from '../http/input-refusals';
 import { ConnectionCloser } from './connection-closer';
 import { ControlChannel } from './control-channel';
 import { DEPENDENCY_WAIT_MS } from './dependency-wait';
@@ -67,7 +67,7 @@ export class InfraModule {
       Transactions,
       Notices,
       ConnectionCloser,
-      JsonDepthRefusals, // REST (an interceptor) and /mcp refuse deep bodies alike
+      InputRefusals, // REST (the request policy) and /mcp refuse deep bodies and unstorable text alike
     ];
     return {
       module: InfraModule,

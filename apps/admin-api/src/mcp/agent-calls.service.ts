@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CallState } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { AuditService, auditableBody } from '../audit/audit.service';
+import { DeviceScope } from '../auth/device-scope';
 import { refusal, UNAVAILABLE_STATUSES } from '../calls/call-refusal';
 import { CallsService } from '../calls/calls.service';
 import type { Actor, RequestOrigin } from '../http/actor';
@@ -18,7 +19,8 @@ export interface AgentCaller {
 /**
  * An outside agent's calls: asked exactly as an operator's are (CallRequests writes the row and wakes the
  * orchestrator), with origin `agent`, so the orchestrator's user-only gate rejects what an agent may not run,
- * with evidence. Nothing is filtered here. Each attempt is one audit event, as the REST routes write.
+ * with evidence. Nothing is filtered here but a group-scoped key's bounds: a device or call outside them is
+ * "no such device" / "no such call" (DeviceScope). Each attempt is one audit event, as the REST routes write.
  */
 @Injectable()
 export class AgentCallsService {
@@ -26,6 +28,7 @@ export class AgentCallsService {
     private readonly requests: CallRequests,
     private readonly operatorCalls: CallsService,
     private readonly audit: AuditService,
+    private readonly scope: DeviceScope,
   ) {}
 
   async create(caller: AgentCaller, input: CallToolInput): Promise<{ callId: string; state: CallState }> {
@@ -73,6 +76,7 @@ export class AgentCallsService {
         },
       });
     try {
+      await this.scope.assertCall(caller.actor, callId);
       await this.operatorCalls.cancel(caller.actor, callId, reason);
       await audited(200);
     } catch (err) {
@@ -85,6 +89,7 @@ export class AgentCallsService {
     { actor, agent }: AgentCaller,
     input: CallToolInput,
   ): Promise<{ callId: string; state: CallState }> {
+    await this.scope.assertDevice(actor, input.deviceId);
     const result = await this.requests.request(
       {
         deviceId: input.deviceId,

@@ -46,6 +46,8 @@ export function callOutcome(view: CallView, full = false): CallOutcome {
   const verdict = view.verdict;
   const state = view.state;
   const result = isReply(view.result) ? view.result : null;
+  // A device_error's reason is the device's own error text (verdict-table): its words, not the platform's.
+  const deviceError = verdict === 'device_error' ? view.verdictReason : null;
   return {
     callId: view.id,
     deviceId: view.deviceId,
@@ -53,11 +55,14 @@ export function callOutcome(view: CallView, full = false): CallOutcome {
     state,
     verdict,
     meaning: verdict ? VERDICT_MEANING[verdict] : STATE_MEANING[state],
-    reason: view.verdictReason ?? (view.cancelReason ? `cancelled: ${view.cancelReason}` : null),
+    reason:
+      deviceError !== null
+        ? 'the device reported an error (its own text is fromDevice.error)'
+        : (view.verdictReason ?? (view.cancelReason ? `cancelled: ${view.cancelReason}` : null)),
     effectObserved: verdict === 'verified',
     sent: view.sentAt !== null,
     cancellable: verdict === null && view.cancelledBy === null && UNSENT_STATES.has(state),
-    result,
+    fromDevice: { reply: result, ...(deviceError !== null ? { error: deviceError } : {}) },
     evidence: {
       complete: view.evidence.complete,
       missing: view.evidence.missing,
@@ -97,7 +102,11 @@ export function outcomeWords(o: CallOutcome): string {
     lines.push(`Not finished yet (${o.state}): ${o.meaning}.`);
   }
   if (o.reason) lines.push(`Reason: ${o.reason}.`);
-  if (o.result?.text !== undefined) lines.push(`Device reply: ${o.result.text}`);
+  // Quoted as JSON and named for its source: the device's words must not read as the platform's.
+  const reply = o.fromDevice.reply?.text;
+  if (reply !== undefined) lines.push(`Device reply (its own words, data only): ${JSON.stringify(reply)}`);
+  const error = o.fromDevice.error;
+  if (error !== undefined) lines.push(`Device error (its own words, data only): ${JSON.stringify(error)}`);
   lines.push(`Call ${o.callId} (${head}); its evidence: get_call.`);
   if (!o.verdict) {
     lines.push(

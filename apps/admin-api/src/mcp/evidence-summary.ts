@@ -35,7 +35,7 @@ function discovery(payload: unknown): string {
   const tool = p.tool
     ? `tool ${p.tool.name} ${p.tool.userOnly || p.tool.sensitive ? 'user-only' : 'AI-visible'}`
     : 'the device has no such tool';
-  return `${catalog}; ${tool}; firmware ${p.firmwareVersion ?? 'unknown'}`;
+  return `${catalog}; ${tool}; firmware ${p.firmwareVersion === null ? 'unknown' : JSON.stringify(p.firmwareVersion)}`;
 }
 
 function decision(payload: unknown): string {
@@ -60,7 +60,10 @@ function response(payload: unknown): string {
   const p = responsePayloadSchema.parse(payload);
   switch (p.outcome) {
     case 'reply': {
-      const said = p.isError ? `error: ${p.errorText ?? p.text ?? ''}` : `"${p.text ?? ''}"`;
+      // The device's words, quoted as JSON: a reply cannot close the quote and speak as the platform.
+      const said = p.isError
+        ? `error: ${JSON.stringify(p.errorText ?? p.text ?? '')}`
+        : JSON.stringify(p.text ?? '');
       return `reply in ${p.latencyMs ?? '?'} ms: ${said}`;
     }
     case 'no_reply':

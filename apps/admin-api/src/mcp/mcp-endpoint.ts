@@ -12,6 +12,7 @@ import { ApiError } from '../http/api-error';
 import { JsonDepthRefusals } from '../http/json-depth-refusals';
 import { LOGGER } from '../infra/tokens';
 import type { McpSession } from './mcp-session';
+import { McpOrigins } from './mcp-origins';
 import { McpSessions } from './mcp-sessions';
 
 export const MCP_PATH = '/mcp';
@@ -21,7 +22,8 @@ export const MCP_PATH = '/mcp';
  * controllers: one route speaks a protocol of its own (JSON-RPC over POST, server-sent events over GET,
  * DELETE to end a session), so its refusals are JSON-RPC errors and its audit events are per tool call.
  * Every request presents a bearer token, checked each time (a revoked key stops at once); a session belongs
- * to the credential that opened it. No cookie is read: a browser cannot be made to call tools.
+ * to the credential that opened it. No cookie is read: a browser cannot be made to call tools; and before all
+ * else a browser page of an origin not allowed is refused (MCP's DNS rebinding protection, mcp-origins.ts).
  */
 @Injectable()
 export class McpEndpoint implements OnModuleInit {
@@ -30,6 +32,7 @@ export class McpEndpoint implements OnModuleInit {
     private readonly auth: AuthService,
     private readonly sessions: McpSessions,
     private readonly depth: JsonDepthRefusals,
+    private readonly origins: McpOrigins,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -44,6 +47,8 @@ export class McpEndpoint implements OnModuleInit {
 
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     try {
+      const foreign = this.origins.refusalFor(request);
+      if (foreign) throw foreign;
       const actor = await this.authenticate(request);
       const tooDeep = this.depth.refusalFor(request);
       if (tooDeep) throw tooDeep;

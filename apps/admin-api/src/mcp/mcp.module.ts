@@ -11,6 +11,7 @@ import { CallTools } from './call-tools';
 import { CallWatcher } from './call-watcher';
 import { FleetMcpServer } from './fleet-mcp-server';
 import { McpEndpoint } from './mcp-endpoint';
+import { McpOrigins } from './mcp-origins';
 import { McpSessions } from './mcp-sessions';
 import { ReadTools } from './read-tools';
 
@@ -19,6 +20,7 @@ import { ReadTools } from './read-tools';
   imports: [AuthModule, AuditModule, CallsModule, DevicesModule, DeviceToolsModule, EventsModule],
   providers: [
     McpEndpoint,
+    McpOrigins,
     McpSessions,
     FleetMcpServer,
     ReadTools,

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { cursorParam, limitParam } from '../http/cursor';
+import { cursorKey, cursorOf, limitParam } from '../http/cursor';
 import { reasonText } from '../http/common-schemas';
+
+/** Quarantined check-ins, oldest first: when each was held, then its id. */
+export const quarantineCursor = cursorOf(cursorKey.instant, cursorKey.uuid);
 
 export const quarantineListQuery = z.strictObject({
   state: z.enum(['pending', 'accepted', 'rejected']).default('pending'),
   limit: limitParam(50, 500),
-  cursor: cursorParam.optional(),
+  cursor: quarantineCursor.param.optional(),
 });
 
 export const acceptBody = z.strictObject({

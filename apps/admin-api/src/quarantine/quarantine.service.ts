@@ -4,6 +4,7 @@ import { conflict, notFound } from '../http/api-error';
 import { toPage, type Page } from '../http/cursor';
 import { Transactions, type Tx } from '../infra/transactions';
 import { QuarantineRepository, type PendingClaim, type QuarantineRow } from './quarantine.repository';
+import { quarantineCursor } from './quarantine.schemas';
 
 /**
  * DESIGN §3: a device whose flash was erased legitimately comes back with a new Client-Id and waits here;
@@ -19,12 +20,11 @@ export class QuarantineService {
   async list(
     state: QuarantineRow['state'],
     limit: number,
-    cursor: (string | number)[] | undefined,
+    cursor: [createdAt: string, id: string] | undefined,
   ): Promise<Page<QuarantineRow>> {
-    const [createdAt, id] = cursor ?? [];
-    const after = typeof createdAt === 'string' && typeof id === 'string' ? { createdAt, id } : undefined;
+    const after = cursor && { createdAt: cursor[0], id: cursor[1] };
     const rows = await this.quarantine.list(state, limit, after);
-    return toPage(rows, limit, (q) => [q.createdAt.toISOString(), q.id]);
+    return toPage(rows, limit, quarantineCursor, (q) => [q.createdAt.toISOString(), q.id]);
   }
 
   accept(

@@ -10,10 +10,9 @@ const ROOT = join(__dirname, '../../../..');
 const VERIFY_CLI = join(ROOT, 'dist/tools/audit-verify/src/cli.js');
 
 /** `npm run audit:verify -- <file>` as an auditor runs it: the built tool, no database, nothing but the file. */
-function auditVerify(file: string, publicKey: string) {
-  const run = spawnSync(process.execPath, [VERIFY_CLI, file, '--public-key', publicKey], {
-    encoding: 'utf8',
-  });
+function auditVerify(file: string, publicKey?: string) {
+  const keyArgs = publicKey === undefined ? [] : ['--public-key', publicKey];
+  const run = spawnSync(process.execPath, [VERIFY_CLI, file, ...keyArgs], { encoding: 'utf8' });
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -110,7 +109,7 @@ describe('the signed audit export', () => {
     const file = join(dir, 'audit.json');
     writeFileSync(file, r.text);
     const verified = auditVerify(file, key);
-    expect(verified.output).toContain('VERIFIED: the signature holds and every row fits');
+    expect(verified.output).toContain('VERIFIED: the signature holds under a trusted key and every row fits');
     expect(verified.code).toBe(0);
 
     // One byte: the JSON-RPC id in the response row of the period's call, 7 → 8.
@@ -128,6 +127,23 @@ describe('the signed audit export', () => {
     expect(refused.output).toContain(
       `FIRST ROW THAT DOES NOT FIT: device ${devices[0]} seq ${target.seq} (response of call ${inPeriod}): hash_mismatch`,
     );
+  });
+
+  it('verifies with the key file the API publishes, and says nothing is proven without a pinned key', async () => {
+    const published = await h.request('GET', '/api/v1/reports/audit/signing-key');
+    const r = await h.request('GET', `/api/v1/reports/audit?${period}&evidence=rows`, { key: viewer.key });
+    const dir = mkdtempSync(join(tmpdir(), 'audit-export-'));
+    const [file, keyFile] = [join(dir, 'audit.json'), join(dir, 'signing-key.json')];
+    writeFileSync(file, r.text);
+    writeFileSync(keyFile, published.text);
+    expect(auditVerify(file, keyFile)).toMatchObject({
+      code: 0,
+      output: expect.stringContaining('VERIFIED: the signature holds under a trusted key'),
+    });
+    const unpinned = auditVerify(file);
+    expect(unpinned.code).toBe(3);
+    expect(unpinned.output).toContain('not verified: no trusted key given');
+    expect(unpinned.output).not.toContain('VERIFIED');
   });
 
   it('refuses a period with more chain links than one export may carry, naming the field', async () => {

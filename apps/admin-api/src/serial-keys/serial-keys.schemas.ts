@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorParam, limitParam } from '../http/cursor';
+import { cursorKey, cursorOf, limitParam } from '../http/cursor';
 
 /** The CSV is the raw request body (text/csv). */
 export const csvBody = z.custom<Buffer>(
@@ -15,9 +15,12 @@ export const importQuery = z.strictObject({
     .describe('replace the key of a serial that already has one (otherwise the import is refused)'),
 });
 
+/** Serial keys by serial number. */
+export const serialKeyCursor = cursorOf(cursorKey.serialNumber);
+
 export const serialKeyListQuery = z.strictObject({
   limit: limitParam(100, 1000),
-  cursor: cursorParam.optional(),
+  cursor: serialKeyCursor.param.optional(),
 });
 
 // The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.

@@ -7,6 +7,7 @@ import { toPage, type Page } from '../http/cursor';
 import type { Actor } from '../http/actor';
 import { readSerialKeyCsv } from './serial-keys-csv';
 import { SerialKeysRepository, type SerialKeyView } from './serial-keys.repository';
+import { serialKeyCursor } from './serial-keys.schemas';
 
 /**
  * Activation v2 (xiaozhi §4.3, DESIGN §3): the eFuse keys devices prove themselves with. Each key is sealed with
@@ -40,9 +41,8 @@ export class SerialKeysService {
     return { imported: rows.length - existing.length, replaced: existing.length };
   }
 
-  async list(limit: number, cursor: (string | number)[] | undefined): Promise<Page<SerialKeyView>> {
-    const after = typeof cursor?.[0] === 'string' ? cursor[0] : undefined;
-    const rows = await this.keys.list(limit, after);
-    return toPage(rows, limit, (k) => [k.serialNumber]);
+  async list(limit: number, cursor: [serialNumber: string] | undefined): Promise<Page<SerialKeyView>> {
+    const rows = await this.keys.list(limit, cursor?.[0]);
+    return toPage(rows, limit, serialKeyCursor, (k) => [k.serialNumber]);
   }
 }

@@ -6,15 +6,21 @@ import { Counter, type Registry } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ApiError } from '../http/api-error';
 import { METRICS_REGISTRY } from '../infra/tokens';
-import { ipLiteralOf, WebhookTargetPolicy, type RefusedTarget } from './webhook-target-policy';
+import { ipLiteralOf, WebhookTargetPolicy, type Refusal, type RefusedTarget } from './webhook-target-policy';
 
 export class TargetRefusedError extends Error {
+  readonly reason: RefusedTarget;
+
   constructor(
     readonly address: string,
-    readonly reason: RefusedTarget,
+    refusal: Refusal,
   ) {
-    super(`target refused: ${address} is a ${reason} address (WEBHOOK_ALLOWED_TARGETS does not allow it)`);
+    super(
+      `target refused: ${address} is a ${refusal.reason} address${refusal.via ? ` (${refusal.via})` : ''} ` +
+        '(WEBHOOK_ALLOWED_TARGETS does not allow it)',
+    );
     this.name = 'TargetRefusedError';
+    this.reason = refusal.reason;
   }
 }
 
@@ -50,10 +56,11 @@ export class WebhookTargetGuard {
     // A name that does not resolve now may later: it is checked again at each delivery.
     const addresses = literal ? [literal] : await resolveAll(parsed.hostname);
     for (const address of addresses) {
-      const reason = this.policy.refusalFor(address);
-      if (!reason) continue;
-      this.count(when, reason);
-      const message = `leads to ${address}, a ${reason} address; webhooks may reach it only if WEBHOOK_ALLOWED_TARGETS allows it`;
+      const refusal = this.policy.judge(address);
+      if (!refusal) continue;
+      this.count(when, refusal.reason);
+      const what = `a ${refusal.reason} address${refusal.via ? ` (${refusal.via})` : ''}`;
+      const message = `leads to ${address}, ${what}; webhooks may reach it only if WEBHOOK_ALLOWED_TARGETS allows it`;
       throw new ApiError(400, 'webhook_target_refused', `body.url: ${message}`, [
         { field: 'body.url', message },
       ]);
@@ -63,19 +70,19 @@ export class WebhookTargetGuard {
   /** At delivery, for an IP literal URL (a connection to it resolves nothing): the refusal, if any. */
   literalRefusal(url: URL): TargetRefusedError | undefined {
     const literal = ipLiteralOf(url);
-    const reason = literal ? this.policy.refusalFor(literal) : undefined;
-    if (!literal || !reason) return undefined;
-    this.count('delivery', reason);
-    return new TargetRefusedError(literal, reason);
+    const refusal = literal ? this.policy.judge(literal) : undefined;
+    if (!literal || !refusal) return undefined;
+    this.count('delivery', refusal.reason);
+    return new TargetRefusedError(literal, refusal);
   }
 
   /** The resolver a delivery connects through: it refuses a name with any address the policy refuses. */
   readonly lookup: LookupFunction = (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
-      const bad = addresses.map((a) => [a, this.policy.refusalFor(a.address)] as const).find(([, r]) => r);
+      const bad = addresses.map((a) => [a, this.policy.judge(a.address)] as const).find(([, r]) => r);
       if (bad) {
-        this.count('delivery', bad[1]!);
+        this.count('delivery', bad[1]!.reason);
         return callback(new TargetRefusedError(bad[0].address, bad[1]!), '', 0);
       }
       if (options.all) return callback(null, addresses);

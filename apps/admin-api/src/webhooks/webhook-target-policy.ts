@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { describeEmbedding, embeddedIpv4 } from './embedded-ipv4';
 
 /** Why an address is no place to send a webhook to. */
 export type RefusedTarget = 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved';
@@ -22,14 +23,24 @@ const RANGES: [RefusedTarget, string, number, 'ipv4' | 'ipv6'][] = [
   ['private', 'fc00::', 7, 'ipv6'], // unique local
   ['link-local', 'fe80::', 10, 'ipv6'],
   ['private', 'fec0::', 10, 'ipv6'], // site-local, deprecated but routable inside old networks
+  ['private', '64:ff9b:1::', 48, 'ipv6'], // local-use NAT64 (RFC 8215): leads into the operator's own network
   ['multicast', 'ff00::', 8, 'ipv6'],
   ['reserved', '100::', 64, 'ipv6'], // discard
   ['reserved', '2001:db8::', 32, 'ipv6'], // documentation
 ];
 
+/** Why a target is refused, and the IPv4 address it leads to when an IPv6 address carries one. */
+export interface Refusal {
+  reason: RefusedTarget;
+  /** "NAT64 of 127.0.0.1", for an IPv6 address judged by the IPv4 address it embeds. */
+  via?: string;
+}
+
 /**
- * Which addresses webhooks may reach: anything public, and loopback, private or link-local ones (v4 and v6, an
- * IPv4-mapped IPv6 address counting as its IPv4 one) only when an allow-list entry covers them. Pure.
+ * Which addresses webhooks may reach: anything public, and loopback, private or link-local ones (v4 and v6)
+ * only when an allow-list entry covers them. An IPv6 address that carries an IPv4 one (IPv4-mapped or
+ * -compatible, NAT64, 6to4, Teredo) is judged by that IPv4 address too: a translator or relay delivers there.
+ * Pure.
  */
 export class WebhookTargetPolicy {
   private readonly refused = new Map<RefusedTarget, BlockList>();
@@ -49,8 +60,24 @@ export class WebhookTargetPolicy {
 
   /** Why `address` (an IP) is refused, or undefined when a webhook may go there. */
   refusalFor(address: string): RefusedTarget | undefined {
+    return this.judge(address)?.reason;
+  }
+
+  /** As refusalFor, saying which IPv4 address an IPv6 one was judged by. */
+  judge(address: string): Refusal | undefined {
     const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    // An allow-list entry names the addresses it allows: an IPv6 range allows what it covers, embedded or not.
     if (this.allowed.check(address, type)) return undefined;
+    const embedded = type === 'ipv6' ? embeddedIpv4(address) : undefined;
+    if (embedded && !this.allowed.check(embedded.ipv4, 'ipv4')) {
+      const reason = this.refusedAs(embedded.ipv4, 'ipv4');
+      if (reason) return { reason, via: describeEmbedding(embedded) };
+    }
+    const reason = this.refusedAs(address, type);
+    return reason && { reason };
+  }
+
+  private refusedAs(address: string, type: 'ipv4' | 'ipv6'): RefusedTarget | undefined {
     for (const [reason, list] of this.refused) if (list.check(address, type)) return reason;
     return undefined;
   }

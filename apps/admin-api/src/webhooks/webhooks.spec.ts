@@ -199,13 +199,16 @@ describe('webhooks', () => {
     },
   );
 
-  it('refuses at delivery a target that became private since it was set, without retrying, and counts it', async () => {
+  /**
+   * A delivery to a webhook whose URL is `url` as if it had been set when it was still allowed (the row says what a
+   * delivery must check again): one attempt, as the worker makes it, and the delivery's row after it.
+   */
+  const deliverToStaleTarget = async (url: string) => {
     const hook = await h.request('POST', '/api/v1/webhooks', {
       key: admin.key,
       body: { url: receiver.url, events: ['campaign.paused'] },
     });
-    // As if the URL had been set when it was still allowed: the row says what a delivery must check again.
-    await h.pool.query(`UPDATE webhook SET url = 'http://10.255.0.1:9/hook' WHERE id = $1`, [hook.body.id]);
+    await h.pool.query(`UPDATE webhook SET url = $2 WHERE id = $1`, [hook.body.id, url]);
     const { rows } = await h.pool.query(
       `INSERT INTO webhook_delivery (id, webhook_id, event, payload) VALUES (gen_random_uuid(), $1, 'campaign.paused', '{}') RETURNING id`,
       [hook.body.id],
@@ -215,7 +218,11 @@ describe('webhooks', () => {
     const delivery = await h.request('GET', `/api/v1/webhooks/${hook.body.id}/deliveries`, {
       key: admin.key,
     });
-    expect(delivery.body[0]).toMatchObject({
+    return delivery.body[0];
+  };
+
+  it('refuses at delivery a target that became private since it was set, without retrying, and counts it', async () => {
+    expect(await deliverToStaleTarget('http://10.255.0.1:9/hook')).toMatchObject({
       state: 'failed',
       attempts: 1,
       nextAttemptAt: null,
@@ -226,6 +233,47 @@ describe('webhooks', () => {
     expect(metrics.text).toMatch(
       /admin_api_webhook_targets_refused_total\{[^}]*when="create"[^}]*reason="loopback"[^}]*\} 2\n/,
     );
+  });
+
+  it.each([
+    // 127.0.0.2: the harness allows 127.0.0.1 itself (its receiver listens there).
+    ['http://[64:ff9b::7f00:2]/hook', 'loopback', 'NAT64 of 127.0.0.2'],
+    ['http://[::127.0.0.2]/hook', 'loopback', 'IPv4-compatible of 127.0.0.2'],
+    ['http://[2002:7f00:2::]/hook', 'loopback', '6to4 of 127.0.0.2'],
+    ['http://[2001:0:4136:e378:8000:63bf:80ff:fffd]/hook', 'loopback', 'Teredo of 127.0.0.2'],
+    ['https://[64:ff9b:1::a00:1]:8443/hook', 'private', 'local-use NAT64 of 10.0.0.1'],
+  ])(
+    'refuses a webhook to %s, an IPv6 form of a %s address (%s), naming the field',
+    async (url, reason, via) => {
+      const r = await h.request('POST', '/api/v1/webhooks', {
+        key: admin.key,
+        body: { url, events: ['campaign.paused'] },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.issues).toEqual([
+        { field: 'body.url', message: expect.stringContaining(`a ${reason} address (${via})`) },
+      ]);
+    },
+  );
+
+  it('accepts IPv6 forms of a public IPv4 address', async () => {
+    for (const url of ['http://[64:ff9b::5db8:d70e]/hook', 'http://[2002:5db8:d70e::1]/hook']) {
+      const r = await h.request('POST', '/api/v1/webhooks', {
+        key: admin.key,
+        body: { url, events: ['campaign.paused'] },
+      });
+      expect([url, r.status]).toEqual([url, 201]);
+      await h.pool.query('UPDATE webhook SET disabled = true WHERE id = $1', [r.body.id]);
+    }
+  });
+
+  it('refuses at delivery a target set as the NAT64 form of a private address, without retrying', async () => {
+    expect(await deliverToStaleTarget('http://[64:ff9b::a00:1]:9/hook')).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: expect.stringContaining('64:ff9b::a00:1 is a private address (NAT64 of 10.0.0.1)'),
+    });
   });
 });
 

@@ -142,6 +142,72 @@ describe('activation v2', () => {
     expect(grew('proved')).toBe(0);
   });
 
+  async function challengeCounts(): Promise<Record<string, number>> {
+    const text = await (await fetch(`${f.httpUrl}/metrics`)).text();
+    return Object.fromEntries(
+      [...text.matchAll(/broker_activation_challenges_total\{outcome="(\w+)",service="broker"\} (\d+)/g)].map(
+        (m) => [m[1]!, Number(m[2])],
+      ),
+    );
+  }
+
+  it('lets the real device activate with its HMAC while a stranger keeps checking in for its MAC with another Client-Id', async () => {
+    const { device, key } = await provableDevice();
+    const before = await challengeCounts();
+    const challenge = await challengeOf(device);
+    // The stranger knows the MAC and the serial (both printed on the box), not the Client-Id nor the eFuse key.
+    const stranger = { ...device, uuid: crypto.randomUUID() };
+    const answered = [];
+    for (let i = 0; i < 10; i++) answered.push(await checkIn(f.httpUrl, stranger));
+    expect(answered.every((a) => a.status === 200 && a.body['mqtt'] === undefined)).toBe(true);
+
+    expect(await activate(f.httpUrl, device, proof(device, challenge, key))).toEqual({
+      status: 200,
+      body: { status: 'activated' },
+    });
+    expect((await checkIn(f.httpUrl, device)).body['mqtt']).toBeDefined();
+    const after = await challengeCounts();
+    const grew = (outcome: string) => (after[outcome] ?? 0) - (before[outcome] ?? 0);
+    // The stranger's own challenge was renewed until its address had its share for the minute; the real
+    // device's was never touched.
+    expect({
+      issued: grew('issued'),
+      renewed: grew('renewed'),
+      limited: grew('rate_limited'),
+      displaced: grew('displaced'),
+    }).toEqual({ issued: 2, renewed: 4, limited: 5, displaced: 0 });
+  });
+
+  it('gives a check-in over its budget a challenge that leads nowhere, and counts it', async () => {
+    const { device, key } = await provableDevice();
+    const challenges = [];
+    for (let i = 0; i < 7; i++) challenges.push(await challengeOf(device));
+    const last = challenges[6]!;
+    // Six a minute for one MAC from one address: the seventh answer is not stored, so /activate leads nowhere.
+    expect((await activate(f.httpUrl, device, proof(device, last, key))).status).toBe(202);
+    expect((await activate(f.httpUrl, device, proof(device, challenges[5]!, key))).status).toBe(200);
+    const metrics = await (await fetch(`${f.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(
+      /broker_ota_check_ins_total\{outcome="proof_rate_limited",service="broker"\} [1-9]/,
+    );
+  });
+
+  it('keeps at most four outstanding challenges per MAC, dropping the oldest, and counts it', async () => {
+    const { device, key } = await provableDevice();
+    const before = await challengeCounts();
+    const claims = Array.from({ length: 5 }, () => ({ ...device, uuid: crypto.randomUUID() }));
+    const challenges = [];
+    for (const claim of claims) challenges.push(await challengeOf(claim));
+    const { rows } = await f.sql.query('SELECT challenge FROM activation_challenge WHERE device_id = $1', [
+      device.mac,
+    ]);
+    expect(rows.map((r) => r.challenge).sort()).toEqual(challenges.slice(1).sort());
+    expect((await activate(f.httpUrl, claims[0]!, proof(claims[0]!, challenges[0]!, key))).status).toBe(202);
+    expect((await activate(f.httpUrl, claims[4]!, proof(claims[4]!, challenges[4]!, key))).status).toBe(200);
+    const after = await challengeCounts();
+    expect((after['displaced'] ?? 0) - (before['displaced'] ?? 0)).toBe(1);
+  });
+
   it("does not let another serial's proof take a MAC bound to a serial", async () => {
     const first = await provableDevice();
     await activate(f.httpUrl, first.device, proof(first.device, await challengeOf(first.device), first.key));

@@ -1,4 +1,4 @@
-import type { ActivationChallengesRepository } from '../activation/activation-challenges.repository';
+import type { ChallengeIssuer } from '../activation/challenge-issuer';
 import type { SerialKeysRepository } from '../activation/serial-keys.repository';
 import type { DeviceRecord, DeviceRepository } from '../devices/device-repository';
 import { checkInHeaders, newDeviceIdentity, systemInfoBody } from '../../test/stock-device';
@@ -38,7 +38,7 @@ function fakeDevices() {
     repository: {
       devices: repository as unknown as DeviceRepository,
       serialKeys: { find: () => Promise.resolve(undefined) } as unknown as SerialKeysRepository,
-      challenges: {} as ActivationChallengesRepository,
+      challenges: {} as ChallengeIssuer,
     },
     writes,
   };
@@ -53,7 +53,6 @@ const settings = {
   registrationOpen: true,
   signingKey: 'k',
   activationMessage: 'Activate',
-  challengeTtlMs: 60_000,
 };
 
 describe('a check-in the device gave up on', () => {

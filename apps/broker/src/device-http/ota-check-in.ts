@@ -8,7 +8,7 @@ import {
   type OtaResponse,
   type OtaResponseInput,
 } from '@fleet/protocol';
-import type { ActivationChallengesRepository } from '../activation/activation-challenges.repository';
+import type { ChallengeIssuer } from '../activation/challenge-issuer';
 import type { SerialKeysRepository } from '../activation/serial-keys.repository';
 import type {
   AssignedFirmware,
@@ -31,8 +31,6 @@ export interface OtaSettings {
   signingKey: string;
   /** Where an operator binds a code; shown on the device's screen with the code. */
   activationMessage: string;
-  /** How long an activation v2 challenge may be answered. */
-  challengeTtlMs: number;
 }
 
 export type CheckInOutcome =
@@ -40,6 +38,8 @@ export type CheckInOutcome =
   | 'registered'
   | 'activation_pending'
   | 'proof_required'
+  /** Its address had all the activation challenges it may have for now: it is told to try again. */
+  | 'proof_rate_limited'
   | 'quarantined'
   | 'refused_revoked'
   | 'invalid_client_id'
@@ -63,7 +63,7 @@ type BootRecord =
 export interface CheckInDeps {
   devices: DeviceRepository;
   serialKeys: SerialKeysRepository;
-  challenges: ActivationChallengesRepository;
+  challenges: Pick<ChallengeIssuer, 'issue' | 'ttlMs'>;
   /** DESIGN §5: each reported version is held against the upgrades verified before it. */
   regressions?: Pick<UpgradeRegressionWatch, 'seen'>;
 }
@@ -120,12 +120,10 @@ export class OtaCheckInService {
     const decision = decideIdentity(device, claim);
     let outcome: CheckInOutcome = 'credentials';
     switch (decision.kind) {
-      case 'proof_required':
-        return reply(
-          'proof_required',
-          { activation: await this.challenge(mac, claim, checkIn) },
-          device ? 'report' : 'none',
-        );
+      case 'proof_required': {
+        const { outcome: proof, activation } = await this.challenge(mac, claim, checkIn, remoteAddress);
+        return reply(proof, { activation }, device ? 'report' : 'none');
+      }
       case 'quarantine':
         // DESIGN §3: nobody takes over a device by POSTing its MAC; the bound device keeps working meanwhile.
         await this.deps.devices.quarantine({
@@ -224,14 +222,29 @@ export class OtaCheckInService {
     mac: string,
     claim: IdentityClaim,
     checkIn: OtaCheckIn,
-  ): Promise<OtaResponseInput['activation']> {
-    const challenge = randomBytes(16).toString('hex');
-    await this.deps.challenges.issue(
+    remoteAddress: string | undefined,
+  ): Promise<{ outcome: CheckInOutcome; activation: OtaResponseInput['activation'] }> {
+    const challenge = await this.deps.challenges.issue(
       { mac, clientIdHash: claim.clientIdHash, serialNumber: claim.serialNumber!, body: checkIn.systemInfo },
-      challenge,
-      this.settings.challengeTtlMs,
+      remoteAddress,
     );
-    return { message: 'Verifying this device', challenge, timeoutMs: this.settings.challengeTtlMs };
+    if (challenge === undefined) {
+      // xiaozhi §4.3: given a challenge, the device tries /activate 10 times 3 s apart (202 each time for one that
+      // was never stored), then checks in again: asked again in ~30 s. Without an `activation` section it would
+      // carry on without credentials until its next boot.
+      return {
+        outcome: 'proof_rate_limited',
+        activation: {
+          message: 'Too many activation attempts from this network; trying again shortly',
+          challenge: randomBytes(16).toString('hex'),
+          timeoutMs: 30_000,
+        },
+      };
+    }
+    return {
+      outcome: 'proof_required',
+      activation: { message: 'Verifying this device', challenge, timeoutMs: this.deps.challenges.ttlMs },
+    };
   }
 
   /** The assigned firmware when the device does not already run it (`force` is never left at 1). */

@@ -38,6 +38,9 @@ export const campaignsApi = {
       body: reason ? { reason } : {},
       idempotent: step === 'start',
     }),
+  /** A new campaign asking approval again for the devices rejected because their tool changed (DESIGN §4). */
+  reapprove: (id: string) =>
+    request<CampaignView>('POST', `/campaigns/${id}/reapprove`, { body: {}, idempotent: true }),
   /** The firmware registry, newest first (the whole list: registries are small). */
   firmware: () => request<Firmware[]>('GET', '/firmware'),
 };

@@ -14,10 +14,13 @@ const NAV = [
   ['nav.campaigns', paths.campaigns()],
   ['nav.audit', paths.audit()],
 ] as const;
+/** Shown to admins only: what they alone manage. */
+const ADMIN_NAV = [['nav.keys', paths.keys()]] as const;
 
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useI18n();
   const pathname = usePathname();
+  const nav = useMe().role === 'admin' ? [...NAV, ...ADMIN_NAV] : NAV;
   const active = (to: string) => (to === '/' ? pathname === '/' : pathname.startsWith(to));
   return (
     <div className="shell">
@@ -26,7 +29,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {t('app.name')}
         </Link>
         <nav aria-label={t('nav.label')}>
-          {NAV.map(([key, to]) => (
+          {nav.map(([key, to]) => (
             <Link
               key={to}
               to={to}

@@ -7,6 +7,7 @@ import { CampaignsPage } from '../pages/campaigns/CampaignsPage';
 import { NewCampaignPage } from '../pages/campaigns/NewCampaignPage';
 import { DevicePage } from '../pages/device/DevicePage';
 import { DevicesPage } from '../pages/devices/DevicesPage';
+import { ApiKeysPage } from '../pages/keys/ApiKeysPage';
 import { RegisterDevicePage } from '../pages/devices/RegisterDevicePage';
 import { OverviewPage } from '../pages/overview/OverviewPage';
 import { usePathname } from './navigation';
@@ -36,6 +37,8 @@ export function Pages() {
       return <CampaignPage key={route.id} id={route.id} />;
     case 'audit':
       return <AuditPage />;
+    case 'keys':
+      return <ApiKeysPage />;
     case 'not_found':
       return <p className="page">{t('common.not_found')}</p>;
   }

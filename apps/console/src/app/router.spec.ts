@@ -13,11 +13,13 @@ describe("the console's routes", () => {
     expect(matchRoute('/campaigns/new')).toEqual({ name: 'campaign_new' });
     expect(matchRoute('/campaigns/abc')).toEqual({ name: 'campaign', id: 'abc' });
     expect(matchRoute('/audit/')).toEqual({ name: 'audit' });
+    expect(matchRoute(paths.keys())).toEqual({ name: 'keys' });
   });
 
   it('knows a path it has no page for', () => {
     expect(matchRoute('/calls')).toEqual({ name: 'not_found' });
     expect(matchRoute('/devices/a/b')).toEqual({ name: 'not_found' });
+    expect(matchRoute('/keys/x')).toEqual({ name: 'not_found' });
     expect(matchRoute('/nowhere')).toEqual({ name: 'not_found' });
   });
 });

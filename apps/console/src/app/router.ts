@@ -11,6 +11,7 @@ export type Route =
   | { name: 'campaign_new' }
   | { name: 'campaign'; id: string }
   | { name: 'audit' }
+  | { name: 'keys' }
   | { name: 'not_found' };
 
 export function matchRoute(pathname: string): Route {
@@ -34,6 +35,8 @@ export function matchRoute(pathname: string): Route {
       return second === 'new' ? { name: 'campaign_new' } : { name: 'campaign', id: second };
     case 'audit':
       return second === undefined ? { name: 'audit' } : { name: 'not_found' };
+    case 'keys':
+      return second === undefined ? { name: 'keys' } : { name: 'not_found' };
     default:
       return { name: 'not_found' };
   }
@@ -50,4 +53,5 @@ export const paths = {
   newCampaign: () => '/campaigns/new',
   campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
   audit: () => '/audit',
+  keys: () => '/keys',
 };

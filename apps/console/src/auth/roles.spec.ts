@@ -13,4 +13,9 @@ describe('what a role may do in the console', () => {
       expect(can('viewer', action)).toBe(false);
     }
   });
+
+  it('lets only an admin create API keys', () => {
+    expect(can('admin', 'key.create')).toBe(true);
+    expect(can('operator', 'key.create')).toBe(false);
+  });
 });

@@ -11,6 +11,7 @@ export const LEAST_ROLE = {
   'campaign.approve': 'operator',
   'device.register': 'operator',
   'tool.mark': 'operator',
+  'key.create': 'admin',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof LEAST_ROLE;
 

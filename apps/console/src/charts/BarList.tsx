@@ -1,4 +1,6 @@
 import { seriesColor } from './palette';
+import { DeviceText } from '../components/DeviceText';
+import { isolatedText } from '../text/device-text';
 
 export interface Bar {
   label: string;
@@ -20,8 +22,10 @@ export function BarList({
   return (
     <ul className="bar-list" aria-label={label}>
       {bars.map((bar, i) => (
-        <li key={bar.label} title={`${bar.label}: ${format(bar.value)}`}>
-          <span className="bar-label">{bar.label}</span>
+        <li key={bar.label} title={`${isolatedText(bar.label)}: ${format(bar.value)}`}>
+          <span className="bar-label">
+            <DeviceText text={bar.label} />
+          </span>
           <span className="bar-track">
             <span
               className="bar-fill"

@@ -22,6 +22,7 @@ export const TARGET_COLOR: Record<CampaignTargetState, string> = {
   failed: '#d1442f',
   skipped: '#9aa5b1',
   cancelled: '#7b8794',
+  rejected: '#8b5cf6',
 };
 
 const SERIES = ['#3b82f6', '#8b5cf6', '#14b8a6', '#f59e0b', '#ec4899', '#64748b', '#22c55e', '#ef4444'];

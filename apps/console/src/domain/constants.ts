@@ -34,6 +34,7 @@ export const TARGET_TONE: Record<CampaignTargetState, Tone> = {
   failed: 'bad',
   skipped: 'neutral',
   cancelled: 'neutral',
+  rejected: 'doubt',
 };
 
 export const CAMPAIGN_TONE: Record<CampaignState, Tone> = {

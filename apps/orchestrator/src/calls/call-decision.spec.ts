@@ -1,11 +1,10 @@
-import { SYSTEM_REBOOT_TOOL } from '@fleet/domain';
+import { CAMPAIGN_TOOL_CHANGED, SYSTEM_REBOOT_TOOL, toolHash } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import type { CallRecord } from './call-record';
 import type { ApprovalRecord } from './call-repository';
 import { decide, type DecisionPorts } from './call-decision';
 import { DeviceRuntime } from '../devices/device-runtime';
 import type { CatalogTool, CatalogView } from '../discovery/catalog-view';
-import { toolHash } from './tool-hash';
 
 const WIFI = {
   name: 'self.system.reconfigure_wifi',
@@ -75,7 +74,10 @@ function callOf(extra: Partial<CallRecord>): CallRecord {
 /** A device no operator marked, in no group. */
 const POLICY = { markings: new Map(), readOnlyMarkings: new Map(), groups: [], boundClientId: 'x' };
 
-function ports(approval?: Partial<ApprovalRecord>): DecisionPorts {
+function ports(
+  approval?: Partial<ApprovalRecord>,
+  campaign?: { approval: Partial<ApprovalRecord>; boundToolHash: string | null },
+): DecisionPorts {
   return {
     config: { FIRMWARE_BASE_URL: 'http://fleet.local', ORDERING_RULES: [], MODEL_READBACKS: [] },
     calls: {
@@ -97,10 +99,29 @@ function ports(approval?: Partial<ApprovalRecord>): DecisionPorts {
               ...approval,
             })
           : Promise.reject(new Error('a person was asked before pre-flight')),
-      approvalOfCampaign: () => Promise.resolve(undefined),
+      approvalOfCampaign: () =>
+        Promise.resolve(
+          campaign && {
+            id: 'a2',
+            state: 'approved' as const,
+            argumentsHash: '',
+            requestedBy: 'r',
+            decidedBy: 'someone-else',
+            decidedAt: new Date(),
+            reason: null,
+            expiresAt: new Date(Date.now() + 60_000),
+            preflight: null,
+            catalogVersionId: null,
+            toolHash: null,
+            ...campaign.approval,
+          },
+        ),
+      approvedToolOfTarget: () => Promise.resolve(campaign?.boundToolHash),
     },
   };
 }
+
+const CAMPAIGN_ID = '00000000-0000-4000-8000-0000000000cc';
 
 describe('deciding a call', () => {
   it('ends undelivered when the device was not ready before the deadline', async () => {
@@ -173,5 +194,37 @@ describe('deciding a call', () => {
     const d = await decide(ports(approval), callOf({}), readyDevice(), POLICY);
     expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
     if (d.kind === 'conclude') expect(d.conclusion.reason).toContain('the tool changed');
+  });
+
+  it('rejects a campaign call whose tool changed since the campaign was approved, naming why', async () => {
+    const call = callOf({ origin: 'campaign', campaignId: CAMPAIGN_ID, operatorId: null, state: 'queued' });
+    const changed = await decide(
+      ports(undefined, { approval: {}, boundToolHash: 'the tool as it was approved' }),
+      call,
+      readyDevice(),
+      POLICY,
+    );
+    expect(changed).toMatchObject({
+      kind: 'conclude',
+      conclusion: { verdict: 'rejected', reason: CAMPAIGN_TOOL_CHANGED },
+      approval: { id: 'a2', state: 'approved', campaignId: CAMPAIGN_ID },
+    });
+    // Bound to the tool as it still is, or to nothing (approved before bindings, or the action was open), it runs.
+    for (const boundToolHash of [toolHash(WIFI), null]) {
+      const d = await decide(ports(undefined, { approval: {}, boundToolHash }), call, readyDevice(), POLICY);
+      expect(d).toMatchObject({ kind: 'send', approval: { id: 'a2', campaignId: CAMPAIGN_ID } });
+    }
+  });
+
+  it('rejects a call whose tool changed while it waited for approval: the person asked saw another tool', async () => {
+    const d = await decide(
+      ports({ state: 'pending', toolHash: 'the tool pre-flight saw' }),
+      callOf({}),
+      readyDevice(),
+      POLICY,
+    );
+    expect(d).toMatchObject({ kind: 'conclude', conclusion: { verdict: 'rejected' } });
+    if (d.kind === 'conclude')
+      expect(d.conclusion.reason).toContain('the tool changed while the call waited');
   });
 });

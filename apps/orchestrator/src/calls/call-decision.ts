@@ -1,6 +1,8 @@
 import {
+  CAMPAIGN_TOOL_CHANGED,
   SYSTEM_REBOOT_TOOL,
   PLATFORM_TOOLS,
+  toolHash,
   toolSensitivity,
   type DecisionPayload,
   type ToolAccess,
@@ -16,7 +18,6 @@ import type { ApprovalRecord, CallRepository, PolicyContext } from './call-repos
 import type { Conclusion, PreflightFindings, StageRows } from './call-writes';
 import { decisionRow, discoveryRow } from './evidence-builders';
 import { preflight, type PreflightPorts, type RunFirst, type ToolView } from './preflight';
-import { toolHash } from './tool-hash';
 
 export type Decision =
   | {
@@ -41,7 +42,10 @@ export type Decision =
 /** What deciding reads: configuration, the device's policy context, approvals, the firmware registry. */
 export interface DecisionPorts extends PreflightPorts {
   config: PreflightPorts['config'] & Pick<OrchestratorConfig, 'MODEL_READBACKS'>;
-  calls: Pick<CallRepository, 'firmwareBySha' | 'approvalOfCall' | 'approvalOfCampaign'>;
+  calls: Pick<
+    CallRepository,
+    'firmwareBySha' | 'approvalOfCall' | 'approvalOfCampaign' | 'approvedToolOfTarget'
+  >;
 }
 
 /**
@@ -196,12 +200,7 @@ async function approvalOutcome(
   now: number,
   currentToolHash: string,
 ): Promise<ApprovalOutcome> {
-  if (call.origin === 'campaign') {
-    const a = call.campaignId ? await ports.calls.approvalOfCampaign(call.campaignId) : undefined;
-    if (a?.state === 'approved')
-      return { kind: 'approved', approval: { ...cite(a), campaignId: call.campaignId! } };
-    return { kind: 'refused', verdict: 'rejected', detail: 'user-only action without an approved campaign' };
-  }
+  if (call.origin === 'campaign') return campaignApprovalOutcome(ports, call, currentToolHash);
   if (!call.operatorId)
     return {
       kind: 'refused',
@@ -212,14 +211,23 @@ async function approvalOutcome(
   if (!a) return { kind: 'wait', open: true, detail: 'waiting for another operator to approve' };
   switch (a.state) {
     case 'pending':
-      return a.expiresAt.getTime() <= now
-        ? {
-            kind: 'refused',
-            verdict: 'expired',
-            detail: 'nobody approved it in time',
-            approval: { id: a.id, state: 'expired' },
-          }
-        : { kind: 'wait', open: false, detail: 'waiting for another operator to approve' };
+      if (a.expiresAt.getTime() <= now)
+        return {
+          kind: 'refused',
+          verdict: 'expired',
+          detail: 'nobody approved it in time',
+          approval: { id: a.id, state: 'expired' },
+        };
+      // DESIGN §4: what a person is asked to approve is the tool pre-flight saw; a new definition is another
+      // request, which the requester makes again (the approver who tries is told so, with a 409).
+      if (a.toolHash !== null && a.toolHash !== currentToolHash)
+        return {
+          kind: 'refused',
+          verdict: 'rejected',
+          detail: 'the tool changed while the call waited for approval: ask again',
+          approval: { id: a.id, state: 'expired' },
+        };
+      return { kind: 'wait', open: false, detail: 'waiting for another operator to approve' };
     case 'expired':
       return {
         kind: 'refused',
@@ -263,6 +271,26 @@ async function approvalOutcome(
       }
       return { kind: 'approved', approval: cite(a) };
   }
+}
+
+/**
+ * A campaign's call runs on the campaign's approval, bound per device to the tool as it was when the campaign
+ * was approved (DESIGN §4): a device whose tool changed since is rejected, for the campaign to count and ask
+ * approval for again. A target frozen without an approval (the action was open then) has no binding.
+ */
+async function campaignApprovalOutcome(
+  ports: DecisionPorts,
+  call: CallRecord,
+  currentToolHash: string,
+): Promise<ApprovalOutcome> {
+  const a = call.campaignId ? await ports.calls.approvalOfCampaign(call.campaignId) : undefined;
+  if (a?.state !== 'approved')
+    return { kind: 'refused', verdict: 'rejected', detail: 'user-only action without an approved campaign' };
+  const approval = { ...cite(a), campaignId: call.campaignId! };
+  const bound = await ports.calls.approvedToolOfTarget(call.campaignId!, call.deviceId);
+  if (bound && bound !== currentToolHash)
+    return { kind: 'refused', verdict: 'rejected', detail: CAMPAIGN_TOOL_CHANGED, approval };
+  return { kind: 'approved', approval };
 }
 
 function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {

@@ -1,6 +1,7 @@
 import {
   approvalOfCall,
   approvalOfCampaign,
+  approvedToolOfTarget,
   createDatabase,
   loadCall,
   loadCallsToRun,
@@ -47,6 +48,11 @@ export class CallRepository {
 
   approvalOfCampaign(campaignId: string): Promise<ApprovalRecord | undefined> {
     return approvalOfCampaign(this.db, campaignId);
+  }
+
+  /** The tool's hash the campaign's approval bound on this device (DESIGN §4). */
+  approvedToolOfTarget(campaignId: string, deviceId: string): Promise<string | null | undefined> {
+    return approvedToolOfTarget(this.db, campaignId, deviceId);
   }
 
   /** The device's bound Client-Id (hashed): a reboot's proof must come from it (DESIGN §5). */

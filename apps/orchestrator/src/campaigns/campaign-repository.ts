@@ -120,6 +120,7 @@ export class CampaignRepository {
       failed: 0,
       skipped: 0,
       cancelled: 0,
+      rejected: 0,
       startedLastMinute: 0,
       started: 0,
     };

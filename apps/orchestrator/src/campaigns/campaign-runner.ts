@@ -1,4 +1,4 @@
-import type { CampaignTargetState } from '@fleet/domain';
+import { CAMPAIGN_TOOL_CHANGED, campaignActionTool, type CampaignTargetState } from '@fleet/domain';
 import type { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import type { Logger } from '@fleet/telemetry';
 import type { LeaseStore } from '../coordination/lease-store';
@@ -101,7 +101,10 @@ export class CampaignRunner {
           c.id,
           'running',
           'completed',
-          `${counts.verified} verified, ${counts.failed} failed, ${counts.skipped} skipped`,
+          `${counts.verified} verified, ${counts.failed} failed, ${counts.skipped} skipped` +
+            (counts.rejected > 0
+              ? `, ${counts.rejected} rejected: their tool changed since the approval`
+              : ''),
         )
       ) {
         this.deps.events.publish({
@@ -175,20 +178,22 @@ export class CampaignRunner {
     c: CampaignRecord,
     t: Candidate,
   ): Promise<{ tool: string; arguments: Record<string, unknown> } | undefined> {
+    // The tool is the one the campaign's approval bound on each device (libs/domain campaignActionTool).
+    const tool = campaignActionTool(c.action);
     switch (c.action.kind) {
       case 'tool':
-        return { tool: c.action.tool, arguments: c.action.arguments };
+        return { tool, arguments: c.action.arguments };
       case 'reboot':
-        return { tool: 'self.reboot', arguments: {} };
+        return { tool, arguments: {} };
       case 'firmware': {
         const firmware = await this.deps.campaigns.firmware(c.action.firmwareId);
         if (!firmware) return undefined;
         if (c.action.via === 'ota') {
           await this.deps.campaigns.assignFirmware(t.deviceId, firmware.id, c.id);
-          return { tool: 'self.reboot', arguments: {} };
+          return { tool, arguments: {} };
         }
         return {
-          tool: 'self.upgrade_firmware',
+          tool,
           arguments: { url: `${this.deps.firmwareBaseUrl}/firmware/${firmware.sha256}.bin` },
         };
       }
@@ -214,6 +219,11 @@ export class CampaignRunner {
     } else if (t.verdict === 'undelivered') {
       state = 'skipped';
       detail = 'offline until its deadline';
+    } else if (t.verdict === 'rejected' && t.verdictReason === CAMPAIGN_TOOL_CHANGED) {
+      // DESIGN §4: not a failure of the device (no retry, not counted against the abort rule): what the device
+      // declares now was never approved; the campaign counts it and can ask approval for it again.
+      state = 'rejected';
+      detail = CAMPAIGN_TOOL_CHANGED;
     } else {
       state = 'failed';
       detail = `${t.verdict}: ${t.verdictReason ?? ''}`;

@@ -140,4 +140,21 @@ describe('the catalog repository', () => {
     );
     expect(rows).toEqual([{ diff: { added: ['self.reboot'], removed: [], changed: [] }, pointed: true }]);
   });
+
+  it('flags names outside MCP’s recommended set, and bidi controls, with the tool as discovery stores it', async () => {
+    await device('02:00:00:00:00:08');
+    const names = ['self.get_device_status', 'self.sec/reboot', 'self.灯.开', 'self.sec.\u202egnp.exe'];
+    const tools: ListedTool[] = names.map((name) => ({ ...TOOLS[0]!, name }));
+    const stored = await unit((tx) => catalogs.store(tx, { ...found('02:00:00:00:00:08'), tools }));
+    const { rows } = await pool.query<{ name: string; name_flags: string[] }>(
+      'SELECT name, name_flags FROM tool WHERE catalog_id = $1 ORDER BY position',
+      [stored.view.catalogId],
+    );
+    expect(rows).toEqual([
+      { name: 'self.get_device_status', name_flags: [] },
+      { name: 'self.sec/reboot', name_flags: ['outside_mcp_names'] },
+      { name: 'self.灯.开', name_flags: ['outside_mcp_names'] },
+      { name: 'self.sec.\u202egnp.exe', name_flags: ['outside_mcp_names', 'bidi_control'] },
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Compilable } from 'kysely';
 import { createDatabase, sql, type Database, type Pool } from '@fleet/db';
+import { toolNameFlags } from '@fleet/domain';
 import type { QueryResultRow } from 'pg';
 import { firmwareDefinitionOf, readToolsListPage, type ListedTool } from '@fleet/protocol';
 import type { UnitTx } from '../evidence/commit-queue';
@@ -199,11 +200,13 @@ export class CatalogRepository {
       );
       return existing!.id;
     }
+    // Each tool's name flags (libs/domain toolNameFlags) travel as a JSON array: unnest flattens a 2-D array.
     await tx.query(
-      `INSERT INTO tool (catalog_id, position, name, description, input_schema, annotations, user_only)
-       SELECT $1, u.position, u.name, u.description, u.input_schema, u.annotations, u.user_only
-         FROM unnest($2::int[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::boolean[])
-           AS u(position, name, description, input_schema, annotations, user_only)
+      `INSERT INTO tool (catalog_id, position, name, description, input_schema, annotations, user_only, name_flags)
+       SELECT $1, u.position, u.name, u.description, u.input_schema, u.annotations, u.user_only,
+              ARRAY(SELECT jsonb_array_elements_text(u.name_flags))
+         FROM unnest($2::int[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::boolean[], $8::jsonb[])
+           AS u(position, name, description, input_schema, annotations, user_only, name_flags)
        ON CONFLICT DO NOTHING`,
       [
         fresh.id,
@@ -213,6 +216,7 @@ export class CatalogRepository {
         tools.map((t) => JSON.stringify(t.inputSchema)),
         tools.map((t) => (t.annotations ? JSON.stringify(t.annotations) : null)),
         tools.map((t) => t.userOnly),
+        tools.map((t) => JSON.stringify(toolNameFlags(t.name))),
       ],
     );
     const rules = deriveOrderingRules(tools);

@@ -1,5 +1,6 @@
 import { mcpRequests, readInitializeInfo, type ListedTool } from '@fleet/protocol';
 import { retriedOnDeadlock } from '@fleet/db';
+import { toolNameFlags } from '@fleet/domain';
 import type { PlatformEventBus } from '@fleet/platform-client';
 import type { Logger } from '@fleet/telemetry';
 import type { OrchestratorConfig } from '../config';
@@ -101,6 +102,9 @@ export class DiscoveryService {
     if (info.value.serverInfo?.version) device.firmwareVersion = info.value.serverInfo.version;
     this.metrics.discoveries.inc({ outcome: stored.changed ? 'new_version' : 'unchanged' });
     if (stored.changed) {
+      // Stored with each tool (catalog-repository); counted here, once per device's new version.
+      for (const tool of tools)
+        for (const flag of toolNameFlags(tool.name)) this.metrics.flaggedToolNames.inc({ flag });
       this.events.publish({
         type: 'catalog',
         deviceId: device.mac,

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from '../client/unreachable';
+
 /**
  * Group commit for one-row statements that many callers make at about the same time (DESIGN §6 does the same for
  * evidence): what arrives together goes out as one statement. A one-row statement's round trip, parse and commit
@@ -9,6 +11,11 @@
  * waits for the next one. An idle service sends a lone request at once (after the current turn of the event loop);
  * a busy one sends bigger batches, as many requests as arrived during one round trip. Every caller still gets its
  * own answer, once its own row is committed.
+ *
+ * One input must never fail the others: a statement carries every input of its batch, so one that Postgres refuses
+ * (a NUL in a text, a row a constraint rejects) fails it for all. After a failed batch each input therefore runs
+ * alone, in order, and only the failing one's caller sees the error. Not when the failure is the database's own
+ * (unreachable, every connection busy): each input would only fail again, and wait again.
  *
  * `gatherMs` is for work nobody waits on a person for (a fleet powering on): a batch then also waits that long
  * for company after its first request. At 500 check-ins a second a round trip holds one or two devices; a window
@@ -26,7 +33,10 @@ export class TurnBatcher<I, O> {
     private readonly options: {
       maxBatch?: number;
       maxInFlight?: number;
-      /** After a failed batch, run each input alone, so one bad row fails only its own caller. */
+      /**
+       * After a failed batch, run each input alone, so one bad input fails only its own caller (the default).
+       * `false` only where a batch can fail for reasons of the whole only (a Redis pipeline of our own entries).
+       */
       retrySingly?: boolean;
       /** How long a batch waits after its first request for others to join it (a full batch goes at once). */
       gatherMs?: number;
@@ -77,7 +87,7 @@ export class TurnBatcher<I, O> {
       const outputs = await this.run(batch.map((b) => b.input));
       batch.forEach((b, i) => b.resolve(outputs[i]!));
     } catch (err) {
-      if (!this.options.retrySingly || batch.length === 1) {
+      if (this.options.retrySingly === false || batch.length === 1 || isDatabaseUnavailable(err)) {
         for (const b of batch) b.reject(err);
         return;
       }

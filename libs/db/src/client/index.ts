@@ -15,3 +15,4 @@ export {
 export { databaseOn } from './single-connection';
 export { jsonObject, jsonParam } from './json-columns';
 export { retriedOnDeadlock } from './deadlock-retry';
+export { findCause, isDatabaseUnavailable, isPostgresUnreachableError } from './unreachable';

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../harness/free-port';
+import { BENCH_RATE_LIMITS } from '../platform/admin-api-process';
 
 export interface ApiProcess {
   baseUrl: string;
@@ -14,6 +15,7 @@ export async function startApiProcess(root: string, env: Record<string, string>)
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(root, 'dist/apps/admin-api/src/main.js')], {
     env: {
+      ...BENCH_RATE_LIMITS,
       ...env,
       HTTP_PORT: String(port),
       BIND_HOST: '127.0.0.1',

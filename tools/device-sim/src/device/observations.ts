@@ -84,6 +84,18 @@ export class Observations {
     this.voiceMessages = new BoundedLog(limit);
     this.playedFrames = new BoundedLog(limit);
   }
+
+  /** Times a tools/call request with this JSON-RPC id was received (ids are never reused per device). */
+  toolCallsReceived(jsonrpcId: number): number {
+    return this.received.all.filter((m) => {
+      try {
+        const { payload } = JSON.parse(m.text) as { payload?: { id?: unknown; method?: string } };
+        return payload?.method === 'tools/call' && payload.id === jsonrpcId;
+      } catch {
+        return false;
+      }
+    }).length;
+  }
 }
 
 export interface DeviceEventMap {

@@ -1,13 +1,16 @@
+import type { ReactNode } from 'react';
 import type { Approval, Person } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { useMe } from '../../auth/session';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
+import { DeviceText } from '../../components/DeviceText';
 import { Facts } from '../../components/Facts';
 import { JsonBlock } from '../../components/JsonBlock';
 import { Ago, DateTime } from '../../components/Time';
 import { useI18n } from '../../i18n/i18n';
+import { isolatedText } from '../../text/device-text';
 import { DecisionForm } from './DecisionForm';
 
 /** One approval: the device, the tool, the exact arguments it binds, who asked and why; and the decision. */
@@ -20,7 +23,9 @@ export function ApprovalCard({ approval: a, onDecided }: { approval: Approval; o
       {a.deviceId}
     </Link>
   ) : a.campaign ? (
-    <Link to={paths.campaign(a.campaign.id)}>{t('approvals.campaign', { name: a.campaign.name })}</Link>
+    <Link to={paths.campaign(a.campaign.id)}>
+      {t('approvals.campaign', { name: isolatedText(a.campaign.name) })}
+    </Link>
   ) : (
     '—'
   );
@@ -29,7 +34,9 @@ export function ApprovalCard({ approval: a, onDecided }: { approval: Approval; o
       className="approval"
       title={
         <>
-          <code>{a.tool}</code>{' '}
+          <code data-testid="approval-tool">
+            <DeviceText text={a.tool} />
+          </code>{' '}
           {a.state === 'pending' && a.effectiveState === 'expired' && (
             <Badge tone="neutral">{t('approval.state.expired')}</Badge>
           )}
@@ -49,15 +56,19 @@ export function ApprovalCard({ approval: a, onDecided }: { approval: Approval; o
               </span>,
             ],
             [t('approvals.asked_at'), <Ago at={a.createdAt} />],
-            [t('call.reason'), a.call?.reason ?? '—'],
+            [t('call.reason'), <DeviceText text={a.call?.reason ?? '—'} />],
             [t('approvals.expires'), <DateTime at={a.expiresAt} />],
             ...(a.decidedBy
               ? ([
                   [
                     t('approvals.decided_by'),
-                    `${a.decidedBy.name} · ${t(`approval.state.${a.state}`)}${a.reason ? `: ${a.reason}` : ''}`,
+                    <>
+                      {a.decidedBy.name} · {t(`approval.state.${a.state}`)}
+                      {a.reason ? ': ' : ''}
+                      <DeviceText text={a.reason} />
+                    </>,
                   ],
-                ] as [string, string][])
+                ] as [string, ReactNode][])
               : []),
           ]}
         />

@@ -7,6 +7,7 @@ import { Card } from '../../components/Card';
 import { VerdictBadge } from '../../components/VerdictBadge';
 import { VERDICTS } from '../../domain/constants';
 import { useI18n } from '../../i18n/i18n';
+import { DeviceText } from '../../components/DeviceText';
 
 export function AuditReportView({ report }: { report: AuditReport }) {
   const { t, number } = useI18n();
@@ -43,7 +44,9 @@ export function AuditReportView({ report }: { report: AuditReport }) {
             {c.byTool.map((row) => (
               <tr key={row.tool}>
                 <td>
-                  <code>{row.tool}</code>
+                  <code>
+                    <DeviceText text={row.tool} />
+                  </code>
                 </td>
                 <td>{row.calls}</td>
                 <td>{row.verified}</td>
@@ -66,7 +69,10 @@ export function AuditReportView({ report }: { report: AuditReport }) {
         </p>
         {e.items.map((i) => (
           <p key={i.id} className="error-note">
-            <Link to={paths.call(i.id)}>{i.tool}</Link> {t('audit.missing', { stages: i.missing.join(', ') })}
+            <Link to={paths.call(i.id)}>
+              <DeviceText text={i.tool} />
+            </Link>{' '}
+            {t('audit.missing', { stages: i.missing.join(', ') })}
           </p>
         ))}
       </Card>
@@ -75,7 +81,9 @@ export function AuditReportView({ report }: { report: AuditReport }) {
           {report.effectNotVerified.items.slice(0, 20).map((i) => (
             <li key={i.id}>
               <Link to={paths.call(i.id)}>
-                <code>{i.tool}</code>
+                <code>
+                  <DeviceText text={i.tool} />
+                </code>
               </Link>{' '}
               <span className="mono small">{i.deviceId}</span> <VerdictBadge verdict={i.verdict} />
             </li>
@@ -86,7 +94,10 @@ export function AuditReportView({ report }: { report: AuditReport }) {
         <ul className="plain-list">
           {report.approvals.items.slice(0, 20).map((a) => (
             <li key={a.id}>
-              <code>{a.tool}</code> {t(`approval.state.${a.state}`)} · {a.requestedBy}
+              <code>
+                <DeviceText text={a.tool} />
+              </code>{' '}
+              {t(`approval.state.${a.state}`)} · {a.requestedBy}
               {a.decidedBy ? ` → ${a.decidedBy}` : ''}
             </li>
           ))}
@@ -96,8 +107,10 @@ export function AuditReportView({ report }: { report: AuditReport }) {
         <ul className="plain-list">
           {report.campaigns.items.map((k) => (
             <li key={k.id}>
-              <Link to={paths.campaign(k.id)}>{k.name}</Link> · {t(`campaign.state.${k.state}`)} ·{' '}
-              {k.createdBy}
+              <Link to={paths.campaign(k.id)}>
+                <DeviceText text={k.name} />
+              </Link>{' '}
+              · {t(`campaign.state.${k.state}`)} · {k.createdBy}
             </li>
           ))}
         </ul>

@@ -3,6 +3,7 @@ import { callsApi } from '../../api/calls-api';
 import type { Call } from '@fleet/api-contract';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
+import { DeviceText } from '../../components/DeviceText';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Facts } from '../../components/Facts';
 import { GatedButton } from '../../components/Gated';
@@ -19,13 +20,16 @@ export function CallHeader({ call, onChanged }: { call: Call; onChanged: () => v
   return (
     <header className="page-head">
       <h1>
-        <code>{call.tool}</code> <VerdictBadge verdict={call.verdict} state={call.state} />
+        <code>
+          <DeviceText text={call.tool} />
+        </code>{' '}
+        <VerdictBadge verdict={call.verdict} state={call.state} />
       </h1>
       <p
         className={`explanation ${call.verdict ? `verdict-${call.verdict}` : ''}`}
         data-testid="verdict-explanation"
       >
-        {explainVerdict(call, t)}
+        <DeviceText text={explainVerdict(call, t)} />
       </p>
       {call.verdict && (
         <p className="muted small">{t('call.meaning', { meaning: t(`verdict.meaning.${call.verdict}`) })}</p>
@@ -52,7 +56,7 @@ export function CallHeader({ call, onChanged }: { call: Call; onChanged: () => v
           [t('call.created'), <DateTime at={call.createdAt} />],
           [t('call.sent'), <DateTime at={call.sentAt} />],
           [t('call.sealed'), <DateTime at={call.sealedAt} />],
-          [t('call.reason'), call.reason ?? '—'],
+          [t('call.reason'), <DeviceText text={call.reason ?? '—'} />],
           [t('call.arguments'), <JsonBlock value={call.arguments} label={t('call.arguments')} />],
         ]}
       />
@@ -61,7 +65,10 @@ export function CallHeader({ call, onChanged }: { call: Call; onChanged: () => v
           {t('call.prerequisites')}{' '}
           {call.prerequisites.map((p) => (
             <Link key={p.id} to={paths.call(p.id)}>
-              <code>{p.tool}</code> <VerdictBadge verdict={p.verdict} state={p.state} />
+              <code>
+                <DeviceText text={p.tool} />
+              </code>{' '}
+              <VerdictBadge verdict={p.verdict} state={p.state} />
             </Link>
           ))}
         </p>

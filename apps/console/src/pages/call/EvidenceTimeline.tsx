@@ -4,6 +4,7 @@ import { JsonBlock } from '../../components/JsonBlock';
 import { DateTime } from '../../components/Time';
 import { EVIDENCE_STAGES } from '../../domain/constants';
 import { useI18n } from '../../i18n/i18n';
+import { isolatedText } from '../../text/device-text';
 import { StageSummary } from './StageSummary';
 
 /** The five evidence stages in order, each with what it recorded; a stage that did not happen says why. */
@@ -52,7 +53,7 @@ function StageBody({ row }: { row: EvidenceRow }) {
   return (
     <>
       {row.skipped ? (
-        <p className="muted">{t('evidence.skipped', { reason: row.payload.reason })}</p>
+        <p className="muted">{t('evidence.skipped', { reason: isolatedText(String(row.payload.reason)) })}</p>
       ) : row.valid ? (
         <StageSummary row={row} />
       ) : null}

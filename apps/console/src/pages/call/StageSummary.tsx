@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { EvidenceRow } from '@fleet/api-contract';
+import { DeviceText } from '../../components/DeviceText';
 import { Facts } from '../../components/Facts';
 import { JsonBlock } from '../../components/JsonBlock';
 import { DateTime } from '../../components/Time';
@@ -16,14 +17,19 @@ export function StageSummary({ row }: { row: ValidRow }) {
     case 'discovery': {
       const p = row.payload;
       items = [
-        [t('device.board'), p.board ?? '—'],
-        [t('device.firmware'), p.firmwareVersion ?? '—'],
+        [t('device.board'), <DeviceText text={p.board ?? '—'} />],
+        [t('device.firmware'), <DeviceText text={p.firmwareVersion ?? '—'} />],
         [t('device.catalog'), p.catalog ? `v${p.catalog.version} · ${p.catalog.hash.slice(0, 12)}` : '—'],
         [
           t('evidence.tool_declared'),
-          p.tool
-            ? `${p.tool.name}${p.tool.userOnly ? ` (${t('tool.user_only')})` : ''}`
-            : t('evidence.tool_missing'),
+          p.tool ? (
+            <>
+              <DeviceText text={p.tool.name} />
+              {p.tool.userOnly ? ` (${t('tool.user_only')})` : ''}
+            </>
+          ) : (
+            t('evidence.tool_missing')
+          ),
         ],
       ];
       break;
@@ -42,7 +48,8 @@ export function StageSummary({ row }: { row: ValidRow }) {
               {p.rules.map((r, i) => (
                 <li key={i}>
                   <code>{r.rule}</code> → {t(`rule.${r.result}`)}
-                  {r.detail ? `: ${r.detail}` : ''}
+                  {r.detail ? ': ' : ''}
+                  <DeviceText text={r.detail} />
                 </li>
               ))}
             </ul>
@@ -53,15 +60,22 @@ export function StageSummary({ row }: { row: ValidRow }) {
         items.push([
           t('evidence.prior_state'),
           <>
-            <code>{p.priorState.tool}</code> <DateTime at={p.priorState.at} />
+            <code>
+              <DeviceText text={p.priorState.tool} />
+            </code>{' '}
+            <DateTime at={p.priorState.at} />
           </>,
         ]);
       if (p.approval)
         items.push([
           t('call.approval'),
-          `${t(`approval.state.${p.approval.state}`)}${p.approval.reason ? `: ${p.approval.reason}` : ''}`,
+          <>
+            {t(`approval.state.${p.approval.state}`)}
+            {p.approval.reason ? ': ' : ''}
+            <DeviceText text={p.approval.reason} />
+          </>,
         ]);
-      if (p.reason) items.push([t('call.reason'), p.reason]);
+      if (p.reason) items.push([t('call.reason'), <DeviceText text={p.reason} />]);
       break;
     }
     case 'parameters': {
@@ -69,13 +83,23 @@ export function StageSummary({ row }: { row: ValidRow }) {
       items = [
         [
           t('evidence.valid'),
-          p.validation.ok
-            ? t('common.yes')
-            : `${t('common.no')}${p.validation.errors.length ? `: ${p.validation.errors.join('; ')}` : ''}`,
+          p.validation.ok ? (
+            t('common.yes')
+          ) : (
+            <>
+              {t('common.no')}
+              {p.validation.errors.length ? ': ' : ''}
+              <DeviceText text={p.validation.errors.join('; ')} />
+            </>
+          ),
         ],
         [
           t('evidence.limits'),
-          p.limits.length === 0 ? '—' : p.limits.map((l) => `${l.rule}: ${yes(l.ok)}`).join('; '),
+          p.limits.length === 0 ? (
+            '—'
+          ) : (
+            <DeviceText text={p.limits.map((l) => `${l.rule}: ${yes(l.ok)}`).join('; ')} />
+          ),
         ],
         [
           t('evidence.firmware_would_do'),
@@ -91,7 +115,7 @@ export function StageSummary({ row }: { row: ValidRow }) {
         [t('evidence.jsonrpc_id'), p.jsonrpcId ?? '—'],
         [t('evidence.latency'), p.latencyMs !== undefined ? `${p.latencyMs} ms` : '—'],
         [t('evidence.is_error'), p.isError === undefined ? '—' : yes(p.isError)],
-        [t('evidence.reply_text'), p.text ?? p.errorText ?? p.reason ?? '—'],
+        [t('evidence.reply_text'), <DeviceText text={p.text ?? p.errorText ?? p.reason ?? '—'} />],
       ];
       break;
     }
@@ -99,7 +123,7 @@ export function StageSummary({ row }: { row: ValidRow }) {
       const p = row.payload;
       items = [
         [t('evidence.method'), t(`effect.${p.method}`)],
-        [t('evidence.conclusion'), p.conclusion],
+        [t('evidence.conclusion'), <DeviceText text={p.conclusion} />],
       ];
       if (p.expected !== undefined) items.push([t('evidence.expected'), <JsonBlock value={p.expected} />]);
       if (p.observed !== undefined) items.push([t('evidence.observed'), <JsonBlock value={p.observed} />]);

@@ -5,6 +5,7 @@ import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
+import { DeviceText } from '../../components/DeviceText';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Loading } from '../../components/Loading';
 import { CAMPAIGN_TONE } from '../../domain/constants';
@@ -15,6 +16,7 @@ import { CampaignControls } from './CampaignControls';
 import { CampaignProgress } from './CampaignProgress';
 import { CampaignSpecFacts } from './CampaignSpecFacts';
 import { CampaignTargets } from './CampaignTargets';
+import { Reapprove } from './Reapprove';
 
 /** One campaign: its progress by device state (live), its settings, and pause/resume/cancel. */
 export function CampaignPage({ id }: { id: string }) {
@@ -39,18 +41,30 @@ export function CampaignPage({ id }: { id: string }) {
     <div data-page="campaign" data-campaign-state={c.state}>
       <header className="page-head">
         <h1>
-          {c.name}{' '}
+          <DeviceText text={c.name} />{' '}
           <Badge tone={CAMPAIGN_TONE[c.state]}>
             <span data-testid="campaign-state">{t(`campaign.state.${c.state}`)}</span>
           </Badge>
         </h1>
-        {c.stateReason && <p className="explanation">{c.stateReason}</p>}
+        {c.stateReason && (
+          <p className="explanation">
+            <DeviceText text={c.stateReason} />
+          </p>
+        )}
+        {c.reapprovalOf && (
+          <p className="note" data-testid="reapproval-of">
+            {t('campaign.reapproval_of')} <Link to={paths.campaign(c.reapprovalOf)}>{c.reapprovalOf}</Link>
+          </p>
+        )}
         {c.state === 'awaiting_approval' && (
           <p className="note">
             {t('campaign.awaiting_approval')} <Link to={paths.approvals()}>{t('nav.approvals')}</Link>
           </p>
         )}
         <CampaignControls campaign={c} onChanged={campaign.reload} />
+        {counts.rejected !== undefined && counts.rejected > 0 && (
+          <Reapprove campaign={c} rejected={counts.rejected} />
+        )}
       </header>
       <Card title={t('campaign.progress_total', { n: counts.total ?? 0 })}>
         <CampaignProgress counts={counts} />

@@ -1,5 +1,6 @@
 import type { CampaignView } from '@fleet/api-contract';
 import { Card } from '../../components/Card';
+import { DeviceText } from '../../components/DeviceText';
 import { Facts } from '../../components/Facts';
 import { JsonBlock } from '../../components/JsonBlock';
 import { DateTime } from '../../components/Time';
@@ -17,7 +18,10 @@ export function CampaignSpecFacts({ campaign: c }: { campaign: CampaignView }) {
             t('campaign.action'),
             action.kind === 'tool' ? (
               <>
-                <code>{action.tool}</code> <JsonBlock value={action.arguments} />
+                <code>
+                  <DeviceText text={action.tool} />
+                </code>{' '}
+                <JsonBlock value={action.arguments} />
               </>
             ) : action.kind === 'firmware' ? (
               `${t('campaign.action.firmware')} (${t(`campaign.via.${action.via}`)})`

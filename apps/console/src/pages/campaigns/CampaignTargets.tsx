@@ -3,6 +3,7 @@ import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { Badge } from '../../components/Badge';
 import { Card } from '../../components/Card';
+import { DeviceText } from '../../components/DeviceText';
 import { TARGET_TONE } from '../../domain/constants';
 import { useAsync } from '../../hooks/useAsync';
 import { useLiveReload } from '../../hooks/useEvents';
@@ -28,14 +29,16 @@ export function CampaignTargets({ id }: { id: string }) {
                     {target.deviceId}
                   </Link>
                 </td>
-                <td>
+                <td data-target-state={target.state} data-device={target.deviceId}>
                   <Badge tone={TARGET_TONE[target.state]}>{t(`target.${target.state}`)}</Badge>
                 </td>
                 <td className="small">
                   {target.callId ? (
-                    <Link to={paths.call(target.callId)}>{target.detail ?? t('campaign.open_call')}</Link>
+                    <Link to={paths.call(target.callId)}>
+                      {target.detail ? <DeviceText text={target.detail} /> : t('campaign.open_call')}
+                    </Link>
                   ) : (
-                    (target.detail ?? '')
+                    <DeviceText text={target.detail ?? ''} />
                   )}
                 </td>
               </tr>

@@ -6,7 +6,9 @@ import { paths } from '../../app/router';
 import { Card } from '../../components/Card';
 import { ErrorNote } from '../../components/ErrorNote';
 import { GatedButton } from '../../components/Gated';
+import { DeviceText } from '../../components/DeviceText';
 import { useI18n } from '../../i18n/i18n';
+import { isolatedText } from '../../text/device-text';
 import { argumentsFromFields, schemaRows } from './schema-rows';
 
 /** Call a tool on this device; a user-only tool waits for another person's approval. */
@@ -55,17 +57,24 @@ export function CallForm({
             <option value="">{t('call_form.pick_tool')}</option>
             {tools.map((x) => (
               <option key={x.name} value={x.name}>
-                {x.name}
+                {isolatedText(x.name)}
                 {x.gated ? ` — ${t('tool.needs_approval')}` : ''}
               </option>
             ))}
           </select>
         </label>
-        {tool && <p className="muted small">{tool.description}</p>}
+        {tool && (
+          <p className="muted small">
+            <DeviceText text={tool.description} />
+          </p>
+        )}
         {tool &&
           schemaRows(tool.inputSchema).map((row) => (
             <label key={row.name}>
-              {row.name} <small className="muted">{[row.type, ...row.allowed].join(' · ')}</small>
+              <DeviceText text={row.name} />{' '}
+              <small className="muted">
+                <DeviceText text={[row.type, ...row.allowed].join(' · ')} />
+              </small>
               {row.type === 'boolean' ? (
                 <select
                   name={row.name}

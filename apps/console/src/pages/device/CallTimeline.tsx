@@ -2,6 +2,7 @@ import { callsApi } from '../../api/calls-api';
 import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { Card } from '../../components/Card';
+import { DeviceText } from '../../components/DeviceText';
 import { Ago } from '../../components/Time';
 import { VerdictBadge } from '../../components/VerdictBadge';
 import { useAsync } from '../../hooks/useAsync';
@@ -24,7 +25,9 @@ export function CallTimeline({ deviceId }: { deviceId: string }) {
             <li key={c.id} data-call={c.id}>
               <Ago at={c.createdAt} />{' '}
               <Link to={paths.call(c.id)}>
-                <code>{c.tool}</code>
+                <code>
+                  <DeviceText text={c.tool} />
+                </code>
               </Link>{' '}
               <span className="muted">{t(`origin.${c.origin}`)}</span>{' '}
               <VerdictBadge verdict={c.verdict} state={c.state} />

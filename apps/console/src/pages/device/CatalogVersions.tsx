@@ -6,6 +6,7 @@ import { DateTime } from '../../components/Time';
 import { useAsync } from '../../hooks/useAsync';
 import { useLiveReload } from '../../hooks/useEvents';
 import { useI18n } from '../../i18n/i18n';
+import { DeviceText } from '../../components/DeviceText';
 
 /** The catalog versions discovery recorded, and what changed between any two of them. */
 export function CatalogVersions({ deviceId }: { deviceId: string }) {
@@ -84,12 +85,12 @@ export function CatalogVersions({ deviceId }: { deviceId: string }) {
               ))}
               {diff.data.removed.map((n) => (
                 <li key={`-${n}`} className="removed">
-                  − {n}
+                  − <DeviceText text={n} />
                 </li>
               ))}
               {diff.data.changed.map((c) => (
                 <li key={`~${c.name}`} className="changed">
-                  ~ {c.name}: {c.fields.join(', ')}
+                  ~ <DeviceText text={c.name} />: {c.fields.join(', ')}
                 </li>
               ))}
               {diff.data.added.length + diff.data.removed.length + diff.data.changed.length === 0 && (

@@ -4,6 +4,7 @@ import { Badge } from '../../components/Badge';
 import { Facts } from '../../components/Facts';
 import { Ago, DateTime } from '../../components/Time';
 import { useI18n } from '../../i18n/i18n';
+import { DeviceText } from '../../components/DeviceText';
 
 export function DeviceHeader({ device }: { device: DeviceDetail }) {
   const { t } = useI18n();
@@ -28,11 +29,18 @@ export function DeviceHeader({ device }: { device: DeviceDetail }) {
         items={[
           [
             t('device.board'),
-            `${device.board ?? '—'}${device.boardName && device.boardName !== device.board ? ` (${device.boardName})` : ''}`,
+            <DeviceText
+              text={`${device.board ?? '—'}${device.boardName && device.boardName !== device.board ? ` (${device.boardName})` : ''}`}
+            />,
           ],
-          [t('device.firmware'), <span data-testid="device-firmware">{device.firmwareVersion ?? '—'}</span>],
+          [
+            t('device.firmware'),
+            <span data-testid="device-firmware">
+              <DeviceText text={device.firmwareVersion ?? '—'} />
+            </span>,
+          ],
           [t('device.dialect'), <span data-testid="device-dialect">{t(`dialect.${device.dialect}`)}</span>],
-          [t('device.chip'), device.chipModel ?? '—'],
+          [t('device.chip'), <DeviceText text={device.chipModel ?? '—'} />],
           // A ListenAI device has no Client-Id of its own: its link token identifies it.
           ...(device.dialect === 'xiaozhi' ? [clientId] : []),
           [t('device.last_seen'), <Ago at={device.lastSeenAt} />],

@@ -12,6 +12,7 @@ import { IdentityChanges } from './IdentityChanges';
 import { LastStatus } from './LastStatus';
 import { LinkTokens } from './LinkTokens';
 import { PresenceHistory } from './PresenceHistory';
+import { Takeovers } from './Takeovers';
 import { ToolCatalog } from './ToolCatalog';
 
 export function DevicePage({ id }: { id: string }) {
@@ -42,6 +43,7 @@ export function DevicePage({ id }: { id: string }) {
         <CatalogVersions deviceId={id} />
       </div>
       <IdentityChanges device={device.data} />
+      <Takeovers device={device.data} />
       <p className="muted">{t('device.catalog_note')}</p>
     </div>
   );

@@ -1,3 +1,4 @@
+import { DeviceText } from '../../components/DeviceText';
 import { useI18n } from '../../i18n/i18n';
 import { schemaRows } from './schema-rows';
 
@@ -21,13 +22,21 @@ export function SchemaTable({ schema }: { schema: unknown }) {
         {rows.map((r) => (
           <tr key={r.name}>
             <td>
-              <code>{r.name}</code>
+              <code>
+                <DeviceText text={r.name} />
+              </code>
               {r.required && <span title={t('schema.required')}> *</span>}
             </td>
             <td>{r.type}</td>
-            <td>{r.allowed.join(', ') || '—'}</td>
-            <td>{r.defaultValue ?? '—'}</td>
-            <td className="small">{r.description ?? ''}</td>
+            <td>
+              <DeviceText text={r.allowed.join(', ') || '—'} />
+            </td>
+            <td>
+              <DeviceText text={r.defaultValue ?? '—'} />
+            </td>
+            <td className="small">
+              <DeviceText text={r.description ?? ''} />
+            </td>
           </tr>
         ))}
       </tbody>

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import type { DeviceCatalog, Dialect, Tool } from '@fleet/api-contract';
 import { devicesApi } from '../../api/devices-api';
 import { Badge } from '../../components/Badge';
+import { DeviceText } from '../../components/DeviceText';
 import { Card } from '../../components/Card';
 import { ErrorNote } from '../../components/ErrorNote';
 import { GatedButton } from '../../components/Gated';
 import { useI18n } from '../../i18n/i18n';
+import { isolatedText } from '../../text/device-text';
 import { SchemaTable } from './SchemaTable';
 
 /** Every tool the device declared, user-only ones marked, with its schema readable; then the ordering rules. */
@@ -54,8 +56,8 @@ export function ToolCatalog({
             {catalog.orderingRules.map((r) => (
               <li key={r.id}>
                 {t('device.ordering_rule', {
-                  tool: r.tool,
-                  requires: r.requires,
+                  tool: isolatedText(r.tool),
+                  requires: isolatedText(r.requires),
                   seconds: Math.round(r.maxAgeMs / 1000),
                 })}{' '}
                 <Badge tone="neutral">{t(`ordering.${r.action}`)}</Badge>{' '}
@@ -95,21 +97,44 @@ function ToolEntry({
   return (
     <details className="tool" data-tool={tool.name}>
       <summary>
-        <code>{tool.name}</code>
+        <code data-testid="tool-name">
+          <DeviceText text={tool.name} />
+        </code>
+        {tool.nameFlags.map((flag) => (
+          <Badge key={flag} tone="bad" title={t('tool.flags_hint')}>
+            <span data-name-flag={flag}>{t(`tool.flag.${flag}`)}</span>
+          </Badge>
+        ))}
         {tool.userOnly && (
           <Badge tone="doubt" title={t('tool.user_only_hint')}>
             <span data-testid="user-only">{t('tool.user_only')}</span>
           </Badge>
         )}
         {tool.sensitive && <Badge tone="bad">{t('tool.sensitive')}</Badge>}
+        {/* DESIGN §4: what makes it sensitive by default (a confirmation in its description, destructiveHint). */}
+        {tool.gatedByDefault !== null && (
+          <Badge tone={tool.gated ? 'doubt' : 'neutral'} title={tool.gatedByDefault}>
+            <span data-testid="gated-by-default">
+              {tool.gated ? t('tool.gated_by_default') : t('tool.default_lifted')}
+            </span>
+          </Badge>
+        )}
         {tool.readOnly === true && (
           <Badge tone="neutral" title={t('tool.read_only_hint')}>
             <span data-testid="read-only">{t('tool.read_only')}</span>
           </Badge>
         )}
         {platform && <Badge tone="neutral">{t('tool.platform')}</Badge>}
-        <span className="muted small"> {tool.description}</span>
+        <span className="muted small">
+          {' '}
+          <DeviceText text={tool.description} />
+        </span>
       </summary>
+      {tool.gatedByDefault !== null && (
+        <p className="note small" data-testid="gated-by-default-reason">
+          {tool.gatedBecause ?? tool.gatedByDefault}
+        </p>
+      )}
       {!platform && (
         <p>
           <GatedButton

@@ -1,6 +1,7 @@
 import { DIALECTS, type DeviceFilters, type DeviceStatus, type Dialect } from '@fleet/api-contract';
 import { useI18n } from '../../i18n/i18n';
 import { useFleetFacets } from './useFleetFacets';
+import { isolatedText } from '../../text/device-text';
 
 const STATUSES: DeviceStatus[] = ['active', 'awaiting_activation', 'revoked', 'decommissioned'];
 
@@ -42,7 +43,7 @@ export function DeviceFiltersBar({
         <option value="">{t('devices.any_board')}</option>
         {facets?.boards.map((b) => (
           <option key={b.label} value={b.label}>
-            {b.label} ({b.value})
+            {isolatedText(b.label)} ({b.value})
           </option>
         ))}
       </select>
@@ -54,7 +55,7 @@ export function DeviceFiltersBar({
         <option value="">{t('devices.any_firmware')}</option>
         {facets?.firmware.map((f) => (
           <option key={f.label} value={f.label}>
-            {f.label} ({f.value})
+            {isolatedText(f.label)} ({f.value})
           </option>
         ))}
       </select>

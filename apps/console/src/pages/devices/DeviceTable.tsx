@@ -5,6 +5,8 @@ import { paths } from '../../app/router';
 import { Ago } from '../../components/Time';
 import { useI18n } from '../../i18n/i18n';
 import type { DevicePages } from './useDevicePages';
+import { DeviceText } from '../../components/DeviceText';
+import { isolatedText } from '../../text/device-text';
 
 const ROW_HEIGHT = 40;
 
@@ -74,11 +76,15 @@ export function DeviceTable({ pages }: { pages: DevicePages }) {
                     <span role="cell" data-testid="device-dialect">
                       {t(`dialect.${device.dialect}`)}
                     </span>
-                    <span role="cell" title={device.boardName ?? undefined}>
-                      {device.board ?? '—'}
+                    <span role="cell" title={device.boardName ? isolatedText(device.boardName) : undefined}>
+                      <DeviceText text={device.board ?? '—'} />
                     </span>
-                    <span role="cell">{device.firmwareVersion ?? '—'}</span>
-                    <span role="cell">{device.chipModel ?? '—'}</span>
+                    <span role="cell">
+                      <DeviceText text={device.firmwareVersion ?? '—'} />
+                    </span>
+                    <span role="cell">
+                      <DeviceText text={device.chipModel ?? '—'} />
+                    </span>
                     <span role="cell">{t(`device.status.${device.status}`)}</span>
                     <span role="cell">
                       <Ago at={device.lastSeenAt} />

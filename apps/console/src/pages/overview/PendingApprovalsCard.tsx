@@ -6,6 +6,7 @@ import { Ago } from '../../components/Time';
 import { useAsync } from '../../hooks/useAsync';
 import { useLiveReload } from '../../hooks/useEvents';
 import { useI18n } from '../../i18n/i18n';
+import { DeviceText } from '../../components/DeviceText';
 
 export function PendingApprovalsCard() {
   const { t } = useI18n();
@@ -23,8 +24,14 @@ export function PendingApprovalsCard() {
         <ul className="plain-list" data-testid="pending-approvals">
           {items.slice(0, 6).map((a) => (
             <li key={a.id}>
-              <code>{a.tool}</code>{' '}
-              {a.deviceId ? <Link to={paths.device(a.deviceId)}>{a.deviceId}</Link> : a.campaign?.name}
+              <code>
+                <DeviceText text={a.tool} />
+              </code>{' '}
+              {a.deviceId ? (
+                <Link to={paths.device(a.deviceId)}>{a.deviceId}</Link>
+              ) : (
+                <DeviceText text={a.campaign?.name} />
+              )}
               <span className="muted">
                 {' '}
                 · {a.requestedBy.name} · <Ago at={a.createdAt} />

@@ -8,6 +8,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useEvents, useLiveReload } from '../../hooks/useEvents';
 import { useI18n } from '../../i18n/i18n';
 import { CampaignProgress } from '../campaigns/CampaignProgress';
+import { DeviceText } from '../../components/DeviceText';
 
 /** Running campaigns with their progress; counts ride on the live campaign events. */
 export function RunningCampaignsCard() {
@@ -37,7 +38,9 @@ export function RunningCampaignsCard() {
         <ul className="plain-list" data-testid="running-campaigns">
           {items.map((c) => (
             <li key={c.id}>
-              <Link to={paths.campaign(c.id)}>{c.name}</Link>
+              <Link to={paths.campaign(c.id)}>
+                <DeviceText text={c.name} />
+              </Link>
               <CampaignProgress counts={{ ...c.progress, ...live[c.id] }} compact />
             </li>
           ))}

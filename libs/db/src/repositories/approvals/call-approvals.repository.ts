@@ -11,6 +11,24 @@ export async function approvalOfCampaign(db: Database, campaignId: string) {
 
 export type ApprovalRecord = NonNullable<Awaited<ReturnType<typeof approvalOfCall>>>;
 
+/**
+ * The tool's hash a campaign's approval bound for one device (DESIGN §4): `NO_TOOL_AT_APPROVAL` when the device
+ * had no such tool then, null when its target was frozen without an approval, undefined when it is no target.
+ */
+export async function approvedToolOfTarget(
+  db: Database,
+  campaignId: string,
+  deviceId: string,
+): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('campaign_target')
+    .select('approved_tool_hash as approvedToolHash')
+    .where('campaign_id', '=', campaignId)
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  return row?.approvedToolHash;
+}
+
 function approvalWhere(db: Database) {
   return db
     .selectFrom('approval')

@@ -1,6 +1,7 @@
 export {
   approvalOfCall,
   approvalOfCampaign,
+  approvedToolOfTarget,
   openCallApproval,
   recordPreflight,
   type ApprovalRecord,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@fleet/domain';
+import { canonicalJson } from './canonical-json';
 
 /** A tool's definition as an approval was given under (DESIGN §4: a changed tool voids the approval). */
 export function toolHash(tool: {

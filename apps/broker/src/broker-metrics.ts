@@ -1,9 +1,11 @@
 import { Counter, Gauge, type Registry } from '@fleet/telemetry';
+import { createEdgeMetrics } from './edge/edge-metrics';
 
 /** Everything the broker counts. Labels are small closed sets (reasons, kinds), never device ids. */
 export function createBrokerMetrics(registry: Registry) {
   const registers = [registry];
   return {
+    ...createEdgeMetrics(registry),
     connectedDevices: new Gauge({
       name: 'broker_connected_devices',
       help: 'Devices online on this replica',

@@ -3,35 +3,54 @@ import { ConnectionBudget } from './connection-budget';
 import { edgeBudgetLimits, parseOpenFileLimit } from './open-file-limit';
 
 describe('the connection budget', () => {
-  it('refuses a new connection from an address holding its share of pending slots, and takes it again once one settles', () => {
+  const from = (address: string) => ({ address });
+
+  it('refuses a new connection from an address holding its share of pending slots, and takes it again once one authenticates', () => {
     const budget = new ConnectionBudget({ pendingMax: 10, pendingPerAddress: 2, openMax: 100 });
-    expect(budget.admit('192.0.2.1')).toBeUndefined();
-    expect(budget.admit('192.0.2.1')).toBeUndefined();
-    expect(budget.admit('192.0.2.1')).toBe('per_address');
-    expect(budget.admit('192.0.2.2')).toBeUndefined();
-    budget.settle('192.0.2.1');
-    expect(budget.admit('192.0.2.1')).toBeUndefined();
+    const [a1, a2] = [from('192.0.2.1'), from('192.0.2.1')];
+    expect(budget.admit(a1)).toEqual({ ok: true });
+    expect(budget.admit(a2)).toEqual({ ok: true });
+    expect(budget.admit(from('192.0.2.1'))).toEqual({ ok: false, reason: 'per_address' });
+    expect(budget.admit(from('192.0.2.2'))).toEqual({ ok: true });
+    budget.settle(a1);
+    expect(budget.admit(from('192.0.2.1'))).toEqual({ ok: true });
     expect(budget.counts).toEqual({ pending: 3, open: 4, addresses: 2 });
   });
 
-  it('refuses past the pending total whatever the address, and past the open ceiling even when nothing is pending', () => {
-    const budget = new ConnectionBudget({ pendingMax: 3, pendingPerAddress: 3, openMax: 4 });
-    for (const address of ['a', 'b', 'c']) expect(budget.admit(address)).toBeUndefined();
-    expect(budget.admit('d')).toBe('pending_total');
-    for (const address of ['a', 'b', 'c']) budget.settle(address);
-    expect(budget.admit('d')).toBeUndefined();
-    budget.settle('d');
-    expect(budget.admit('e')).toBe('open_files');
-    budget.release('a', false);
-    expect(budget.admit('e')).toBeUndefined();
+  it('makes room past the pending total by giving up the longest-pending connection, whatever its address', () => {
+    const budget = new ConnectionBudget({ pendingMax: 3, pendingPerAddress: 3, openMax: 100 });
+    const [a, b, c] = [from('a'), from('b'), from('c')];
+    for (const entry of [a, b, c]) budget.admit(entry);
+    budget.settle(a); // authenticated: no longer anyone's to give up
+    const d = from('d');
+    expect(budget.admit(d)).toEqual({ ok: true });
+    expect(budget.admit(from('e'))).toEqual({ ok: true, evicted: b });
+    expect(budget.isPending(b)).toBe(false);
+    expect(budget.counts).toEqual({ pending: 3, open: 4, addresses: 3 });
+  });
+
+  it('refuses at the open ceiling only when nothing pending can give way', () => {
+    const budget = new ConnectionBudget({ pendingMax: 10, pendingPerAddress: 10, openMax: 2 });
+    const [a, b] = [from('a'), from('a')];
+    budget.admit(a);
+    budget.admit(b);
+    expect(budget.admit(from('c'))).toEqual({ ok: true, evicted: a });
+    const full = new ConnectionBudget({ pendingMax: 10, pendingPerAddress: 10, openMax: 1 });
+    const only = from('a');
+    full.admit(only);
+    full.settle(only);
+    expect(full.admit(from('b'))).toEqual({ ok: false, reason: 'open_files' });
+    full.release(only);
+    expect(full.admit(from('b'))).toEqual({ ok: true });
   });
 
   it('forgets an address once its last pending connection closes', () => {
     const budget = new ConnectionBudget({ pendingMax: 10, pendingPerAddress: 5, openMax: 10 });
-    budget.admit('a');
-    budget.admit('a');
-    budget.release('a', true);
-    budget.release('a', true);
+    const [a1, a2] = [from('a'), from('a')];
+    budget.admit(a1);
+    budget.admit(a2);
+    budget.release(a1);
+    budget.release(a2);
     expect(budget.counts).toEqual({ pending: 0, open: 0, addresses: 0 });
   });
 });

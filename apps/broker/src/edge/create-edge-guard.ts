@@ -1,5 +1,4 @@
 import type { Logger } from '@fleet/telemetry';
-import { ConnectionBudget } from './connection-budget';
 import { EdgeGuard } from './edge-guard';
 import type { EdgeMetrics } from './edge-metrics';
 import { edgeBudgetLimits, readOpenFileLimit, type EdgeBudgetSettings } from './open-file-limit';
@@ -28,5 +27,5 @@ export function createEdgeGuard(
       `the open-file limit (${openFiles}) caps this broker at ${limits.openMax} device connections: raise the hard RLIMIT_NOFILE where it is started (deploy/README.md)`,
     );
   }
-  return new EdgeGuard(new ConnectionBudget(limits), metrics, logger);
+  return new EdgeGuard(limits, metrics, logger);
 }

@@ -5,14 +5,16 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from '@fleet/telemetry';
 import { addressKey } from './address-key';
-import type { ConnectionBudget } from './connection-budget';
+import { ConnectionBudget, type BudgetLimits } from './connection-budget';
 import type { EdgeListener, EdgeMetrics } from './edge-metrics';
 
 interface Ticket {
   readonly listener: EdgeListener;
   readonly address: string;
-  pending: boolean;
+  readonly socket: Socket;
   timer: NodeJS.Timeout | undefined;
+  /** Gave way to a newer connection: the budget let go of it then, not at its close. */
+  evicted?: true;
 }
 
 /** Node's codes (ECONNRESET, HPE_INVALID_METHOD, WS_ERR_INVALID_UTF8, ERR_SSL_…) are a closed set; nothing else is a label. */
@@ -26,12 +28,15 @@ const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
  */
 export class EdgeGuard {
   private readonly tickets = new WeakMap<object, Ticket>();
+  private readonly budget: ConnectionBudget<Ticket>;
 
   constructor(
-    private readonly budget: ConnectionBudget,
+    limits: BudgetLimits,
     private readonly metrics: EdgeMetrics,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.budget = new ConnectionBudget(limits);
+  }
 
   /**
    * A connection just accepted: error listener, budget slot, handshake timer. False when it was refused (and cut);
@@ -39,15 +44,14 @@ export class EdgeGuard {
    */
   accept(listener: EdgeListener, socket: Socket, handshakeMs: number): boolean {
     this.watchErrors(listener, socket);
-    const address = addressKey(socket.remoteAddress);
-    const refusal = this.budget.admit(address);
-    if (refusal) {
-      this.metrics.edgeRefusals.inc({ listener, reason: refusal });
-      // A reset rather than a FIN: a flood's refusals leave no TIME_WAIT behind on this side.
-      socket.resetAndDestroy();
+    const ticket: Ticket = { listener, address: addressKey(socket.remoteAddress), socket, timer: undefined };
+    const admission = this.budget.admit(ticket);
+    if (!admission.ok) {
+      this.metrics.edgeRefusals.inc({ listener, reason: admission.reason });
+      reset(socket);
       return false;
     }
-    const ticket: Ticket = { listener, address, pending: true, timer: undefined };
+    if (admission.evicted) this.evict(admission.evicted);
     ticket.timer = setTimeout(() => {
       ticket.timer = undefined;
       this.metrics.edgeRefusals.inc({ listener, reason: 'handshake_timeout' });
@@ -57,9 +61,10 @@ export class EdgeGuard {
     this.metrics.edgePending.inc({ listener });
     this.metrics.edgeOpen.inc({ listener });
     socket.once('close', () => {
-      if (ticket.timer) clearTimeout(ticket.timer);
-      this.budget.release(address, ticket.pending);
-      if (ticket.pending) this.metrics.edgePending.dec({ listener });
+      this.stopTimer(ticket);
+      if (ticket.evicted) return;
+      if (this.budget.isPending(ticket)) this.metrics.edgePending.dec({ listener });
+      this.budget.release(ticket);
       this.metrics.edgeOpen.dec({ listener });
     });
     this.tickets.set(socket, ticket);
@@ -110,19 +115,32 @@ export class EdgeGuard {
   /** The request's headers arrived: the handshake timer stops; the connection stays in the budget (device HTTP). */
   handshakeDone(socket: object): void {
     const ticket = this.tickets.get(socket);
-    if (!ticket?.timer) return;
-    clearTimeout(ticket.timer);
-    ticket.timer = undefined;
+    if (ticket) this.stopTimer(ticket);
   }
 
   /** The peer authenticated (a CONNACK, an accepted link): no longer pending, open until it closes. */
   authenticated(socket: object): void {
-    this.handshakeDone(socket);
     const ticket = this.tickets.get(socket);
-    if (!ticket?.pending) return;
-    ticket.pending = false;
-    this.budget.settle(ticket.address);
+    if (!ticket) return;
+    this.stopTimer(ticket);
+    if (!this.budget.isPending(ticket)) return;
+    this.budget.settle(ticket);
     this.metrics.edgePending.dec({ listener: ticket.listener });
+  }
+
+  /** The longest-pending connection gives way to a new one (the budget already let go of it). */
+  private evict(ticket: Ticket): void {
+    this.stopTimer(ticket);
+    ticket.evicted = true;
+    this.metrics.edgePending.dec({ listener: ticket.listener });
+    this.metrics.edgeOpen.dec({ listener: ticket.listener });
+    this.metrics.edgeRefusals.inc({ listener: ticket.listener, reason: 'evicted' });
+    reset(ticket.socket);
+  }
+
+  private stopTimer(ticket: Ticket): void {
+    if (ticket.timer) clearTimeout(ticket.timer);
+    ticket.timer = undefined;
   }
 
   watchErrors(listener: EdgeListener, emitter: EventEmitter): void {
@@ -170,4 +188,14 @@ export function edgeHttpOptions(headersMs: number): ServerOptions {
 // the public API has no other link between the two.
 function tlsParentOf(socket: TLSSocket): object | undefined {
   return (socket as TLSSocket & { _parent?: object })._parent;
+}
+
+/** A reset rather than a FIN: a flood's refusals leave no TIME_WAIT behind on this side. */
+function reset(socket: Socket): void {
+  if (socket.destroyed) return;
+  try {
+    socket.resetAndDestroy();
+  } catch {
+    socket.destroy(); // not a TCP handle
+  }
 }

@@ -28,7 +28,7 @@ export function createEdgeMetrics(registry: Registry) {
     }),
     edgeRefusals: new Counter({
       name: 'broker_edge_refusals_total',
-      help: 'Device-facing connections cut by the connection budget, by listener and reason (per_address, pending_total, open_files at accept; handshake_timeout later)',
+      help: 'Device-facing connections cut by the connection budget, by listener and reason: per_address and open_files at accept, evicted (the longest pending, to make room), handshake_timeout',
       labelNames: ['listener', 'reason'],
       registers,
     }),

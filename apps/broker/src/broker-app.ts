@@ -34,6 +34,7 @@ import {
 } from './mqtt/mqtt-listener';
 import { PublishRateLimits } from './mqtt/rate-limits';
 import { ServiceIdentities } from './mqtt/service-identities';
+import { WillSweep } from './mqtt/will-sweep';
 import { PresenceTracker } from './presence/presence-tracker';
 import { PresenceWriter } from './presence/presence-writer';
 import { ReplicaLiveness } from './presence/replica-liveness';
@@ -92,8 +93,9 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     });
     // Rows this replica left open in an earlier life are closed before any listener lets devices back in;
     // its heartbeat stops only after aedes has closed (pushed first, stopped last).
+    const livenessRepository = new ReplicaLivenessRepository(createDatabase(pool), config.BROKER_ID);
     const liveness = new ReplicaLiveness(
-      new ReplicaLivenessRepository(createDatabase(pool), config.BROKER_ID),
+      livenessRepository,
       aedes,
       metrics,
       logger,
@@ -102,6 +104,15 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     stack.push('replica liveness', () => liveness.stop());
     stack.push('aedes', () => closeAedes(aedes));
     await liveness.start(startedAt);
+    const wills = new WillSweep({
+      aedes,
+      brokerId: config.BROKER_ID,
+      liveReplicas: () => livenessRepository.liveReplicaIds(config.REPLICA_LIVENESS_TTL_MS),
+      metrics,
+      logger,
+    });
+    stack.push('will sweep', () => wills.stop());
+    await wills.start(config.REPLICA_LIVENESS_TTL_MS);
 
     const voiceSettings = {
       brokerId: config.BROKER_ID,

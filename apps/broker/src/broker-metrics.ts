@@ -94,6 +94,12 @@ export function createBrokerMetrics(registry: Registry) {
       labelNames: ['source'],
       registers,
     }),
+    strandedWills: new Counter({
+      name: 'broker_stranded_wills_total',
+      help: "Wills a gone broker left in Redis, each deleted, by outcome: published (as its device's uplink), failed, or why its device's rights refused it",
+      labelNames: ['outcome'],
+      registers,
+    }),
     voiceSessions: new Gauge({
       name: 'broker_voice_sessions',
       help: 'Open UDP voice sessions on this replica',

@@ -30,7 +30,8 @@ export interface CounterSelector {
 }
 
 function selected(sample: Sample, selectors: readonly CounterSelector[]): boolean {
-  const outcome = sample.labels['outcome'] ?? sample.labels['reason'] ?? sample.labels['kind'];
+  const outcome =
+    sample.labels['outcome'] ?? sample.labels['reason'] ?? sample.labels['kind'] ?? sample.labels['status'];
   return selectors.some(
     (c) =>
       c.name === sample.name &&

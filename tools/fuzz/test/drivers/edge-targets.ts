@@ -151,7 +151,11 @@ export const otaCheckIn: FuzzTarget<{ headers: Record<string, string>; body: Buf
   input: 'any headers (Device-Id, Client-Id, Activation-Version, Serial-Number), boot reports with any field',
   service: 'broker',
   arbitrary: fc.record({ headers: checkInHeaders, body: checkInBody }),
-  counters: [{ name: 'broker_ota_check_ins_total', outcomes: ['bad_request'] }],
+  counters: [
+    { name: 'broker_ota_check_ins_total', outcomes: ['bad_request'] },
+    { name: 'broker_socket_errors_total' },
+    { name: 'broker_edge_refusals_total' },
+  ],
   send: (platform, { headers, body }) => post(`${platform.urls.brokerHttp}/xiaozhi/ota/`, headers, body),
 };
 
@@ -160,7 +164,11 @@ export const activate: FuzzTarget<{ headers: Record<string, string>; body: Buffe
   input: 'any headers and bodies',
   service: 'broker',
   arbitrary: fc.record({ headers: checkInHeaders, body: activateBody }),
-  counters: [{ name: 'broker_activations_total', outcomes: ['bad_request'] }],
+  counters: [
+    { name: 'broker_activations_total', outcomes: ['bad_request'] },
+    { name: 'broker_socket_errors_total' },
+    { name: 'broker_edge_refusals_total' },
+  ],
   send: (platform, { headers, body }) =>
     post(`${platform.urls.brokerHttp}/xiaozhi/ota/activate`, headers, body),
 };

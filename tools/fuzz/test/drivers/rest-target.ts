@@ -60,7 +60,10 @@ export function restQueries(routes: GetRoute[], knownDeviceId: string): FuzzTarg
         params: params(route),
       }),
     ),
-    counters: [{ name: 'admin_api_http_requests_total', outcomes: FOUR_XX }],
+    counters: [
+      { name: 'admin_api_http_requests_total', outcomes: FOUR_XX },
+      { name: 'admin_api_client_errors_total' },
+    ],
     async send(platform: FuzzPlatform, { route, pathValue, params: pairs }) {
       const path = route.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pathValue));
       const query = new URLSearchParams(pairs).toString();
@@ -72,8 +75,11 @@ export function restQueries(routes: GetRoute[], knownDeviceId: string): FuzzTarg
       if (answer.status >= 500)
         throw new Error(`${answer.status} for ${path}?${query}: ${text.slice(0, 300)}`);
       if (answer.status === 400) {
-        const body = JSON.parse(text) as { issues?: { field: string }[] };
-        if (!body.issues?.length) throw new Error(`a 400 that names no field for ${path}?${query}: ${text}`);
+        // A refused input names its field; other 400s (an OIDC state that does not match) say what they are.
+        const body = JSON.parse(text) as { code?: string; issues?: { field: string }[] };
+        if (body.code === 'validation_failed' && !body.issues?.length) {
+          throw new Error(`a 400 that names no field for ${path}?${query}: ${text}`);
+        }
       }
       return { outcome: `http ${answer.status}`, refused: answer.status >= 400 && answer.status !== 404 };
     },

@@ -17,6 +17,8 @@ export interface AgentCaller {
   agent: AgentIdentity;
   /** The console's public origin: where approval and evidence links point. */
   consoleUrl: string;
+  /** The client's trace, when its request named one (MCP 2026-07-28 `_meta.traceparent`). */
+  traceparent?: string;
 }
 
 /**
@@ -135,7 +137,7 @@ export class AgentCallsService {
   }
 
   private async request(
-    { actor, agent }: AgentCaller,
+    { actor, agent, traceparent }: AgentCaller,
     input: CallToolInput,
   ): Promise<{ callId: string; state: CallState; approvalId?: string }> {
     await this.scope.assertDevice(actor, input.deviceId);
@@ -155,6 +157,7 @@ export class AgentCallsService {
           ? { idempotencyKey: `operator:${actor.operatorId}:mcp:${input.idempotencyKey}` }
           : {}),
         ...(input.deliveryDeadlineS ? { deliveryDeadlineMs: input.deliveryDeadlineS * 1000 } : {}),
+        ...(traceparent ? { traceparent } : {}),
       },
       { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
     );

@@ -205,12 +205,13 @@ export class CallTools {
   }
 
   private caller(ctx: ToolContext): AgentCaller {
-    const { actor, origin, consoleUrl, protocolVersion, clientInfo } = callerOf(ctx.extra);
+    const { actor, origin, consoleUrl, protocolVersion, clientInfo, traceparent } = callerOf(ctx.extra);
     const client = ctx.session?.clientInfo() ?? clientInfo;
     return {
       actor,
       origin,
       consoleUrl,
+      ...(traceparent ? { traceparent } : {}),
       agent: agentIdentity(actor, client, ctx.session?.id ?? '', protocolVersion),
     };
   }

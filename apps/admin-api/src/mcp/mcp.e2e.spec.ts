@@ -153,7 +153,10 @@ describe('the fleet as an MCP server', () => {
         sent: false,
         cancellable: true,
       });
-      expect(result._meta).toMatchObject({ verified: false, approval: expect.stringMatching(/\/approvals\/[0-9a-f-]{36}$/) });
+      expect(result._meta).toMatchObject({
+        verified: false,
+        approval: expect.stringMatching(/\/approvals\/[0-9a-f-]{36}$/),
+      });
       expect(text(result)).toMatch(/^Not finished yet \(awaiting_approval\)/);
       await use(agent, 'cancel_call', { callId: (result.structuredContent as Json).callId });
     }
@@ -314,7 +317,11 @@ describe('the fleet as an MCP server', () => {
     expect(names).toContain('self.get_device_status');
     expect(names).not.toContain('self.system.reconfigure_wifi');
     const result = await call(agent, { deviceId: mac, tool: 'self.system.reconfigure_wifi', waitS: 0 });
-    expect(result.structuredContent).toMatchObject({ state: 'awaiting_approval', verdict: null, sent: false });
+    expect(result.structuredContent).toMatchObject({
+      state: 'awaiting_approval',
+      verdict: null,
+      sent: false,
+    });
     const { rows } = await p.h.owner.query(
       `SELECT a.state, a.requested_by FROM approval a WHERE a.call_id = $1`,
       [(result.structuredContent as Json).callId],

@@ -48,6 +48,8 @@ export interface RequestCaller {
   protocolVersion: string;
   /** MCP 2026-07-28: what the client says it is, on each request (a legacy client says it once, in initialize). */
   clientInfo?: { name: string; version: string };
+  /** MCP 2026-07-28: the client's trace (`_meta.traceparent`), which the call continues. */
+  traceparent?: string;
 }
 
 /** The authenticated caller of the HTTP request that carried this tool call (set by the endpoint). */

@@ -64,6 +64,7 @@ export class ModernMcp {
     const full: RequestCaller = {
       ...caller,
       protocolVersion: MODERN_VERSION,
+      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
       ...(request.clientInfo ? { clientInfo: request.clientInfo } : {}),
     };
     const agent: AgentCaller = {
@@ -91,7 +92,11 @@ export class ModernMcp {
             },
           };
         } catch (err) {
-          if (err instanceof McpError) return rpcError(200, request.id, err.code, err.message, err.data);
+          if (err instanceof McpError) {
+            // The SDK's McpError prefixes its code to the message; the JSON-RPC error carries the code itself.
+            const message = err.message.replace(/^MCP error -?\d+: /, '');
+            return rpcError(200, request.id, err.code, message, err.data);
+          }
           throw err;
         }
       },

@@ -100,7 +100,9 @@ export class DeviceCatalogRepository {
         description: r.description,
         inputSchema: jsonObject(r.input_schema, `tool ${r.name}'s stored inputSchema`),
         outputSchema:
-          r.output_schema === null ? null : jsonObject(r.output_schema, `tool ${r.name}'s stored outputSchema`),
+          r.output_schema === null
+            ? null
+            : jsonObject(r.output_schema, `tool ${r.name}'s stored outputSchema`),
         annotations: r.annotations,
         userOnly: r.user_only,
         sensitive: r.sensitive,

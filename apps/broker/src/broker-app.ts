@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import Fastify from 'fastify';
 import { createDatabase, createPgPool, postgresHealthCheck } from '@fleet/db';
 import { WebhookNotifier } from '@fleet/platform-client';
@@ -18,6 +19,8 @@ import { OtaCheckInService } from './device-http/ota-check-in';
 import { UpgradeRegressionRepository } from './devices/upgrade-regression-repository';
 import { UpgradeRegressionWatch } from './devices/upgrade-regression-watch';
 import { DeviceRepository } from './devices/device-repository';
+import { createEdgeGuard } from './edge/create-edge-guard';
+import { edgeHttpOptions } from './edge/edge-guard';
 import { startListenAiLink } from './listenai-link/listenai-link';
 import { closeAedes, createAedes } from './mqtt/aedes-factory';
 import { Authenticator } from './mqtt/authenticate';
@@ -33,6 +36,7 @@ import {
 } from './mqtt/mqtt-listener';
 import { PublishRateLimits } from './mqtt/rate-limits';
 import { ServiceIdentities } from './mqtt/service-identities';
+import { WillSweep } from './mqtt/will-sweep';
 import { PresenceTracker } from './presence/presence-tracker';
 import { PresenceWriter } from './presence/presence-writer';
 import { ReplicaLiveness } from './presence/replica-liveness';
@@ -53,6 +57,15 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
   try {
     const registry = createMetricsRegistry('broker');
     const metrics = createBrokerMetrics(registry);
+    const guard = createEdgeGuard(
+      {
+        pendingMax: config.EDGE_PENDING_MAX,
+        pendingPerAddress: config.EDGE_PENDING_PER_ADDRESS,
+        reservedFiles: config.EDGE_RESERVED_FILES,
+      },
+      metrics,
+      logger,
+    );
     const pool = createPgPool(config.DATABASE_URL, {
       max: 20,
       onError: (err) => logger.warn({ err }, 'postgres pool error'),
@@ -82,8 +95,9 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     });
     // Rows this replica left open in an earlier life are closed before any listener lets devices back in;
     // its heartbeat stops only after aedes has closed (pushed first, stopped last).
+    const livenessRepository = new ReplicaLivenessRepository(createDatabase(pool), config.BROKER_ID);
     const liveness = new ReplicaLiveness(
-      new ReplicaLivenessRepository(createDatabase(pool), config.BROKER_ID),
+      livenessRepository,
       aedes,
       metrics,
       logger,
@@ -92,6 +106,15 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     stack.push('replica liveness', () => liveness.stop());
     stack.push('aedes', () => closeAedes(aedes));
     await liveness.start(startedAt);
+    const wills = new WillSweep({
+      aedes,
+      brokerId: config.BROKER_ID,
+      liveReplicas: () => livenessRepository.liveReplicaIds(config.REPLICA_LIVENESS_TTL_MS),
+      metrics,
+      logger,
+    });
+    stack.push('will sweep', () => wills.stop());
+    await wills.start(config.REPLICA_LIVENESS_TTL_MS);
 
     const voiceSettings = {
       brokerId: config.BROKER_ID,
@@ -105,7 +128,7 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       idleMs: 120_000,
     };
     const voice = new VoiceChannel(aedes, redis, voiceSettings, metrics, logger);
-    const udp = new UdpEndpoint(voice.sessions, metrics, (audio) => voice.uplink(audio));
+    const udp = new UdpEndpoint(voice.sessions, metrics, (audio) => voice.uplink(audio), guard);
     const reader = new DownlinkReader(
       blockingRedis,
       redis,
@@ -148,12 +171,13 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
         port: config.LINK_PORT,
         maxFrameBytes: config.LINK_MAX_FRAME_BYTES,
         pingSeconds: config.LINK_PING_S,
+        handshakeMs: config.EDGE_HEADERS_TIMEOUT_MS,
         messageRate: config.DEVICE_MESSAGE_RATE,
         ...(config.TLS_CERT_FILE && config.TLS_KEY_FILE
           ? { tls: { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE } }
           : {}),
       },
-      { aedes, pool, presence, metrics, registry, logger },
+      { aedes, pool, presence, metrics, registry, logger, guard },
     );
     stack.push('listenai link', () => link.stop());
     const linkPort = boundPort(link.server);
@@ -181,7 +205,11 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
       port,
       maxPacketBytes: config.MAX_PACKET_BYTES,
       onOversized: (reason: string) => metrics.malformedInput.inc({ kind: `mqtt_${reason}` }),
+      guard,
+      connectMs: config.EDGE_CONNECT_TIMEOUT_MS,
     });
+    // An accepted CONNECT (CONNACK sent, session restored) ends the connection's pending time.
+    aedes.on('clientReady', (client) => guard.authenticated(client.conn));
     const mqttServer = await listenMqttTcp(aedes, listenerOptions(config.MQTT_PORT));
     stack.push('mqtt listener', () => stopAccepting(mqttServer));
     const wsServer = await listenMqttWebSocket(aedes, listenerOptions(config.MQTT_WS_PORT));
@@ -210,7 +238,19 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     voice.start();
     stack.push('voice sessions', () => voice.stop());
 
-    const http = Fastify({ logger: false, trustProxy: true });
+    // The device HTTP: every connection under the edge's budget (devices present no credentials here), its
+    // headers within EDGE_HEADERS_TIMEOUT_MS of the accept, Node's own limits as short.
+    const httpLimits = edgeHttpOptions(config.EDGE_HEADERS_TIMEOUT_MS);
+    const http = Fastify({
+      logger: false,
+      trustProxy: true,
+      http: httpLimits,
+      requestTimeout: httpLimits.requestTimeout!,
+      keepAliveTimeout: httpLimits.keepAliveTimeout!,
+      clientErrorHandler: guard.clientErrorHandler('http'),
+    });
+    guard.watchHttp(http.server, 'http', config.EDGE_HEADERS_TIMEOUT_MS, { answerClientErrors: false });
+    http.server.on('request', (request: IncomingMessage) => guard.handshakeDone(request.socket));
     registerOpsRoutes(http, {
       registry,
       checks: [

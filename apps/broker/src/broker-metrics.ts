@@ -1,9 +1,11 @@
 import { Counter, Gauge, type Registry } from '@fleet/telemetry';
+import { createEdgeMetrics } from './edge/edge-metrics';
 
 /** Everything the broker counts. Labels are small closed sets (reasons, kinds), never device ids. */
 export function createBrokerMetrics(registry: Registry) {
   const registers = [registry];
   return {
+    ...createEdgeMetrics(registry),
     connectedDevices: new Gauge({
       name: 'broker_connected_devices',
       help: 'Devices online on this replica',
@@ -96,6 +98,12 @@ export function createBrokerMetrics(registry: Registry) {
       name: 'broker_internal_errors_total',
       help: 'Errors inside aedes and its Redis emitter, which the broker survives',
       labelNames: ['source'],
+      registers,
+    }),
+    strandedWills: new Counter({
+      name: 'broker_stranded_wills_total',
+      help: "Wills a gone broker left in Redis, each deleted, by outcome: published (as its device's uplink), failed, or why its device's rights refused it",
+      labelNames: ['outcome'],
       registers,
     }),
     voiceSessions: new Gauge({

@@ -81,6 +81,19 @@ const schema = z.object({
   LINK_MAX_FRAME_BYTES: envInt(64 * 1024, { min: 1024, max: 16 * 1024 * 1024 }),
   /** Seconds between pings on a link; a link that has not answered the previous ping by the next is dead. */
   LINK_PING_S: envInt(30, { min: 1, max: 3600 }),
+  /**
+   * The connection budget at the device edge (link, device HTTP, MQTT over TCP, TLS and WebSocket): connections
+   * not yet authenticated held at once (the device HTTP's count for their whole life), and from one address
+   * (an IPv6 /64).
+   */
+  EDGE_PENDING_MAX: envInt(4096, { min: 1, max: 1_000_000 }),
+  EDGE_PENDING_PER_ADDRESS: envInt(256, { min: 1, max: 1_000_000 }),
+  /** From TCP accept to the last request header (device HTTP) or an accepted link (the link's upgrade). */
+  EDGE_HEADERS_TIMEOUT_MS: envInt(5_000, { min: 200, max: 120_000 }),
+  /** From TCP accept to an accepted MQTT CONNECT (a TLS handshake on a slow device included). */
+  EDGE_CONNECT_TIMEOUT_MS: envInt(10_000, { min: 200, max: 120_000 }),
+  /** Open files device connections never take (Postgres, Redis, logs); at most a quarter of the limit. */
+  EDGE_RESERVED_FILES: envInt(1024, { min: 16, max: 1_000_000 }),
 });
 
 export type BrokerConfig = Omit<
@@ -120,6 +133,11 @@ export function loadBrokerConfig(env: NodeJS.ProcessEnv = process.env): BrokerCo
     if (services.size === 0) services = new Map(Object.entries(dev.services));
   }
   const { DEVICE_SIGNING_KEYS: _k, SERVICE_CREDENTIALS: _s, EFUSE_WRAPPING_KEYS: _e, ...rest } = raw;
+  if (raw.EDGE_PENDING_PER_ADDRESS > raw.EDGE_PENDING_MAX) {
+    throw new ConfigError([
+      { variable: 'EDGE_PENDING_PER_ADDRESS', message: 'cannot exceed EDGE_PENDING_MAX' },
+    ]);
+  }
   if ((raw.TLS_CERT_FILE === undefined) !== (raw.TLS_KEY_FILE === undefined)) {
     throw new ConfigError([
       { variable: 'TLS_KEY_FILE', message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' },

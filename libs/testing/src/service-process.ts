@@ -20,16 +20,17 @@ export function startServiceProcess(
   app: string,
   env: Record<string, string>,
   timeoutMs = 20_000,
+  { openFiles }: { openFiles?: number } = {},
 ): Promise<ServiceProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--enable-source-maps', join(root, 'dist/apps', app, 'src/main.js')],
-    {
-      // The "listening" line that carries the ports is logged at info level, so the level cannot be higher.
-      env: { PATH: process.env['PATH'] ?? '', ...env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const node = [process.execPath, '--enable-source-maps', join(root, 'dist/apps', app, 'src/main.js')];
+  // `openFiles`: the process's RLIMIT_NOFILE, soft and hard (util-linux prlimit, which execs the service).
+  const [command, ...args] =
+    openFiles === undefined ? node : ['prlimit', `--nofile=${openFiles}:${openFiles}`, '--', ...node];
+  const child = spawn(command!, args, {
+    // The "listening" line that carries the ports is logged at info level, so the level cannot be higher.
+    env: { PATH: process.env['PATH'] ?? '', ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

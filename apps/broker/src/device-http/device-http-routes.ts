@@ -45,6 +45,8 @@ export function registerDeviceHttp(app: FastifyInstance, deps: DeviceHttpDeps): 
         return { status: 200, body: {} }; // nobody reads it
       }
       deps.metrics.otaCheckIns.inc({ outcome: result.outcome });
+      const unstorable = result.checkIn.unstorable.length;
+      if (unstorable > 0) deps.metrics.malformedInput.inc({ kind: 'ota_unstorable_text' }, unstorable);
       const complaints = result.checkIn.complaints;
       deps.logger[complaints.length ? 'warn' : 'debug'](
         { mac: result.deviceId, outcome: result.outcome, complaints, remote: request.ip },

@@ -104,6 +104,45 @@ describe('the OTA check-in', () => {
     expect(JSON.stringify(rows[0].complaints)).toContain('body');
   });
 
+  it('drops a body field holding U+0000 or a lone surrogate, counts it, and still answers 200 with credentials', async () => {
+    const device = newDeviceIdentity();
+    const sent = JSON.parse(systemInfoBody(device)) as Record<string, Record<string, unknown>>;
+    sent['board']!['type'] = 'bread\u0000compact';
+    sent['board']!['ssid'] = 'caf\uD83D'; // the first half of an emoji
+    sent['ota']!['\u0000label'] = 'ota_1';
+    const before = await (await fetch(`${f.httpUrl}/metrics`)).text();
+    const counted = (text: string) =>
+      Number(/broker_malformed_input_total\{kind="ota_unstorable_text"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
+    const response = await fetch(`${f.httpUrl}/xiaozhi/ota/`, {
+      method: 'POST',
+      headers: checkInHeaders(device),
+      body: JSON.stringify(sent),
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Record<string, unknown>)['mqtt']).toMatchObject({
+      client_id: expect.stringContaining(device.uuid),
+    });
+    const { rows } = await f.sql.query(
+      `SELECT d.board, d.firmware_version, b.complaints, b.body
+         FROM device d JOIN boot_report b ON b.device_id = d.id WHERE d.id = $1`,
+      [device.mac],
+    );
+    expect(rows[0].board).toBeNull();
+    expect(rows[0].firmware_version).toBe('2.4.2');
+    expect(rows[0].body.board).not.toHaveProperty('type');
+    expect(rows[0].body.board.ssid).toBeUndefined();
+    expect(rows[0].body.ota).toEqual({ label: 'ota_0' });
+    expect(rows[0].complaints).toEqual(
+      expect.arrayContaining(
+        ['body board.type', 'body board.ssid', 'body ota.?'].map((field) =>
+          expect.objectContaining({ field, problem: expect.stringContaining('dropped') }),
+        ),
+      ),
+    );
+    const after = await (await fetch(`${f.httpUrl}/metrics`)).text();
+    expect(counted(after) - counted(before)).toBe(3);
+  });
+
   it('quarantines a second Client-Id for a known MAC instead of handing it credentials', async () => {
     const device = newDeviceIdentity();
     await checkIn(f.httpUrl, device);

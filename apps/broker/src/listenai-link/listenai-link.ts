@@ -3,6 +3,7 @@ import type { Aedes } from 'aedes';
 import type { Pool } from '@fleet/db';
 import type { Logger, Registry } from '@fleet/telemetry';
 import type { BrokerMetrics } from '../broker-metrics';
+import type { EdgeGuard } from '../edge/edge-guard';
 import { PublishRateLimits } from '../mqtt/rate-limits';
 import type { PresenceTracker } from '../presence/presence-tracker';
 import { LinkAuthenticator } from './link-authenticator';
@@ -24,6 +25,7 @@ export interface ListenAiLinkDeps {
   metrics: BrokerMetrics;
   registry: Registry;
   logger: Logger;
+  guard: EdgeGuard;
 }
 
 export interface ListenAiLink {
@@ -50,6 +52,7 @@ export async function startListenAiLink(
     settings,
     new LinkAuthenticator(tokens, settings.pingSeconds),
     linkMetrics,
+    deps.guard,
     (socket, identity) => {
       const session = new LinkSession(identity, socket, sessionDeps, (ended) => registry.release(ended));
       registry.adopt(session);

@@ -21,20 +21,25 @@ export interface PublishRequest {
 }
 
 export function decidePublish(identity: ClientIdentity, p: PublishRequest): AccessDecision {
+  if (identity.kind === 'device') return decideDevicePublish(p);
   if (p.topic.startsWith('$SYS/')) return refuse('sys_topic');
   if (p.retain) return refuse('retain');
-  if (identity.kind === 'device') {
-    // xiaozhi §1.2: every device→server message goes to publish_topic with QoS 0.
-    if (p.topic !== DEVICE_SERVER_TOPIC) return refuse('device_topic');
-    if (p.qos !== 0) return refuse('device_qos');
-    return ALLOW;
-  }
   // Only the broker speaks under fleet/devices/#: a service that could would forge a device's reply into evidence.
   if (p.topic.startsWith('fleet/')) return refuse('fleet_reserved');
   if (!parseDeviceP2pTopic(p.topic).ok) return refuse('service_topic');
   const type = messageType(p.payload);
   if (type === undefined) return refuse('downlink_unreadable');
   return DOWNLINK_RIGHTS[identity.name]?.has(type) ? ALLOW : refuse('downlink_type');
+}
+
+/** What any device may publish (its will included): its uplink topic only, QoS 0, never retained. */
+export function decideDevicePublish(p: Omit<PublishRequest, 'payload'>): AccessDecision {
+  if (p.topic.startsWith('$SYS/')) return refuse('sys_topic');
+  if (p.retain) return refuse('retain');
+  // xiaozhi §1.2: every device→server message goes to publish_topic with QoS 0.
+  if (p.topic !== DEVICE_SERVER_TOPIC) return refuse('device_topic');
+  if (p.qos !== 0) return refuse('device_qos');
+  return ALLOW;
 }
 
 export function decideSubscribe(identity: ClientIdentity, topic: string): AccessDecision {

@@ -1,4 +1,4 @@
-import type { MqttClient } from 'mqtt';
+import mqtt, { type MqttClient } from 'mqtt';
 import { decodeUplinkWrapper, presenceEventSchema } from '@fleet/protocol';
 import { CONTROL_CHANNEL, createRedis, publishControl } from '@fleet/queues';
 import { waitFor } from '@fleet/testing';
@@ -103,6 +103,42 @@ describe('the device edge', () => {
     expect(metrics).toMatch(
       /broker_access_refusals_total\{action="publish",reason="device_topic",service="broker"\} [1-9]/,
     );
+  });
+
+  it("refuses a will on another device's topic when the connection drops, and the drop keeps its own reason", async () => {
+    const identity = newDeviceIdentity();
+    const creds = await bootCredentials(f.httpUrl, identity);
+    const [host, port] = creds.endpoint.split(':');
+    const client = await mqtt.connectAsync({
+      host,
+      port: Number(port),
+      clientId: creds.client_id,
+      username: creds.username,
+      password: creds.password,
+      reconnectPeriod: 0,
+      will: {
+        topic: 'devices/p2p/00_00_00_00_00_01',
+        payload: Buffer.from('{"type":"mcp"}'),
+        qos: 0,
+        retain: false,
+      },
+    });
+    client.on('error', () => undefined);
+    const presenceOf = () =>
+      fleet
+        .filter((m) => m.topic.endsWith('/presence') && m.payload.toString().includes(identity.mac))
+        .map((m) => presenceEventSchema.parse(JSON.parse(m.payload.toString())));
+    await waitFor(() => presenceOf().some((p) => p.state === 'online'), { what: 'online' });
+    const refusedBefore = (await metricsOf(f.httpUrl)).match(
+      /broker_access_refusals_total\{action="publish",reason="device_topic",service="broker"\} (\d+)/,
+    )?.[1];
+    client.stream.destroy(); // Wi-Fi gone: no DISCONNECT, so the will is due
+    const offline = await waitFor(() => presenceOf().find((p) => p.state === 'offline'), { what: 'offline' });
+    expect(offline.reason).toBe('connection_lost');
+    const refusedAfter = (await metricsOf(f.httpUrl)).match(
+      /broker_access_refusals_total\{action="publish",reason="device_topic",service="broker"\} (\d+)/,
+    )?.[1];
+    expect(Number(refusedAfter)).toBe(Number(refusedBefore ?? 0) + 1);
   });
 
   it("refuses a device's subscription to another device's topic but allows its own", async () => {

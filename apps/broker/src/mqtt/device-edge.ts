@@ -5,7 +5,7 @@ import type { BrokerMetrics } from '../broker-metrics';
 import type { CloseReason, PresenceTracker } from '../presence/presence-tracker';
 import { decidePublish, decideSubscribe } from './access-control';
 import type { Authenticator } from './authenticate';
-import { internals } from './aedes-internals';
+import { internals, isClosingWill, pendingWillOf } from './aedes-internals';
 import { identityOf, setIdentity, type ClientIdentity } from './client-identity';
 import type { PublishRateLimits } from './rate-limits';
 import { wrapUplink } from './uplink-wrapper';
@@ -109,6 +109,9 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
         metrics.connects.inc({ kind: result.identity.kind });
         if (result.identity.kind === 'device') {
           const identity = result.identity;
+          // Stored with the will: should this broker die, whoever publishes the will binds it to this connection.
+          const will = pendingWillOf(client);
+          if (will) will['fleetConnectionId'] = identity.connectionId;
           takeOverLocally(identity.mac, client, 'local');
           liveByMac.set(identity.mac, client);
           deps.announceConnect?.({
@@ -144,7 +147,8 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
     });
     if (!decision.ok) {
       metrics.accessRefusals.inc({ action: 'publish', reason: decision.reason });
-      closeReasons.set(client, 'refused_publish');
+      // A refused will is published as the connection closes: its close has a reason of its own already.
+      if (!isClosingWill(client, packet)) closeReasons.set(client, 'refused_publish');
       logger.warn(
         { client: redactMqttClientId(client.id), topic: packet.topic, reason: decision.reason },
         'publish refused',
@@ -154,7 +158,7 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
     if (identity.kind === 'device') {
       if (!rateLimits.allow(identity.connectionId)) {
         metrics.accessRefusals.inc({ action: 'publish', reason: 'rate_limit' });
-        closeReasons.set(client, 'refused_publish');
+        if (!isClosingWill(client, packet)) closeReasons.set(client, 'refused_publish');
         return done(new Error('rate_limit'));
       }
       rewriteAsUplink(identity, packet, payload);

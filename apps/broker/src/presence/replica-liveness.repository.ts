@@ -64,6 +64,17 @@ export class ReplicaLivenessRepository {
     return rows.map(toClosed);
   }
 
+  /** Replicas whose heartbeat is younger than `ttlMs` (this one among them once it has beaten). */
+  async liveReplicaIds(ttlMs: number): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('service_instance')
+      .select('id')
+      .where('kind', '=', BROKER_KIND)
+      .where('heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${ttlMs / 1000})`)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async leave(): Promise<void> {
     await this.db
       .deleteFrom('service_instance')

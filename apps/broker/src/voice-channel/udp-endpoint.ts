@@ -7,6 +7,7 @@ import {
   sealAudioPacket,
 } from '@fleet/protocol';
 import type { BrokerMetrics } from '../broker-metrics';
+import type { EdgeGuard } from '../edge/edge-guard';
 import type { SessionRegistry } from './session-registry';
 import type { VoiceSession } from './voice-session';
 
@@ -34,12 +35,23 @@ export class UdpEndpoint {
     private readonly sessions: SessionRegistry,
     private readonly metrics: BrokerMetrics,
     private readonly onAudio: (audio: UplinkAudio) => void,
+    private readonly guard?: Pick<EdgeGuard, 'countError'>,
   ) {}
 
   async listen(host: string, port: number): Promise<number> {
     const socket = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4' });
-    socket.on('message', (packet, rinfo) => this.receive(packet, rinfo));
-    socket.on('error', () => this.metrics.udpPackets.inc({ direction: 'up', outcome: 'socket_error' }));
+    socket.on('message', (packet, rinfo) => {
+      // Anyone can send a datagram: whatever one makes go wrong here is counted, never the end of the broker.
+      try {
+        this.receive(packet, rinfo);
+      } catch {
+        this.count('up', 'handler_error');
+      }
+    });
+    socket.on('error', (err) => {
+      this.metrics.udpPackets.inc({ direction: 'up', outcome: 'socket_error' });
+      this.guard?.countError('udp', err);
+    });
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       socket.bind(port, host, () => {

@@ -2,6 +2,7 @@ import { hashClientId, isFirmwareClientId } from '../credentials/client-id-secre
 import { isSafeFirmwareVersion } from '../firmware-version';
 import { normaliseMac, type Mac } from '../mac';
 import { readJsonObject } from '../json/read-json-object';
+import { withoutUnstorableText } from '../json/storable-text';
 import type { OtaComplaint } from './complaint';
 import { readOtaHeaders, type HeaderBag, type OtaHeaders } from './headers';
 import { parseCompileTime, systemInfoSchema } from './system-info';
@@ -31,6 +32,11 @@ export interface OtaCheckIn {
    * and what is stored or shown holds only `sha256:<hash>` of it. Undefined when the body was not a JSON object.
    */
   readonly systemInfo?: Record<string, unknown>;
+  /**
+   * Body fields dropped because they held U+0000 or a lone surrogate (Postgres stores neither), by dotted path:
+   * the rest of the check-in is read and answered as if they had not been sent.
+   */
+  readonly unstorable: readonly string[];
   readonly complaints: readonly OtaComplaint[];
 }
 
@@ -46,7 +52,10 @@ export function readOtaCheckIn(request: {
   body: string | Uint8Array | Record<string, unknown> | undefined;
 }): OtaCheckIn {
   const { headers, complaints } = readOtaHeaders(request.headers);
-  const body = readBody(request.body, complaints);
+  const { value: body, dropped: unstorable } = withoutUnstorableText(readBody(request.body, complaints));
+  for (const path of unstorable) {
+    complaints.push({ field: `body ${path}`, problem: 'held U+0000 or a lone surrogate: dropped' });
+  }
   if (body) {
     const checked = systemInfoSchema.safeParse(body);
     if (!checked.success) {
@@ -128,6 +137,7 @@ export function readOtaCheckIn(request: {
     clientIdRefused,
     headers,
     ...(body ? { systemInfo: withClientIdHashed(body) } : {}),
+    unstorable,
     complaints,
   };
 }

@@ -20,6 +20,23 @@ import { parseCidr } from './webhooks/webhook-target-policy';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
+const oauthClientsSchema = z.record(
+  z.string().min(1).max(200),
+  z.strictObject({
+    operator: z.email(),
+    role: z.enum(['viewer', 'operator']),
+    groups: z.array(z.uuid()).optional(),
+  }),
+);
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 // The only place the admin API reads process.env.
 const schema = z
   .object({
@@ -92,6 +109,47 @@ const schema = z
     PUBLIC_LINK_URL: envUrl('ws://127.0.0.1:8086/v1/interaction', ['ws:', 'wss:']),
     /** MCP endpoint (`/mcp`): how long a tool call waits for its verdict before answering with the call's state. */
     MCP_CALL_WAIT_S: envInt(25, { min: 0, max: 600 }),
+    /**
+     * MCP 2026-07-28 with the tasks extension: how long a tool call may take before it is answered as a task
+     * instead (a call that waits for a person is one at once).
+     */
+    MCP_TASK_BUDGET_MS: envInt(2000, { min: 0, max: 60_000 }),
+    /**
+     * Key (32+ bytes, hex or base64) that signs the `requestState` /mcp hands a client (MCP 2026-07-28);
+     * required in production, and the same on every replica. Unset in development: a random key per process.
+     */
+    MCP_STATE_KEY: z.string().min(1).optional(),
+    /** How long a `requestState` may come back. */
+    MCP_STATE_TTL_S: envInt(600, { min: 10, max: 24 * 3600 }),
+    /**
+     * The console's public origin (where approval and evidence links point, e.g. https://fleet.example.com). Unset:
+     * the origin the request reached this API at.
+     */
+    CONSOLE_URL: optionalUrl,
+    /**
+     * `/mcp` as an OAuth 2.1 resource server: its public URL (RFC 8707 resource indicator; a token's `aud` must
+     * name it), the authorization server that issues its tokens, and which clients are which agents. Unset:
+     * `/mcp` takes API keys only.
+     */
+    MCP_RESOURCE_URL: optionalUrl,
+    MCP_OAUTH_ISSUER: optionalUrl,
+    /** Where the issuer's signing keys are (default: its metadata's `jwks_uri`). */
+    MCP_OAUTH_JWKS_URL: optionalUrl,
+    /**
+     * Which OAuth clients are agents, for whom: JSON `{"<client_id>": {"operator": "<email>", "role":
+     * "viewer"|"operator", "groups": ["<group id>"]}}`. A token of any other client is refused.
+     */
+    MCP_OAUTH_CLIENTS: z
+      .string()
+      .default('{}')
+      .transform((text, ctx) => {
+        const parsed = oauthClientsSchema.safeParse(safeJson(text));
+        if (!parsed.success) {
+          ctx.addIssue({ code: 'custom', message: `not a client map: ${parsed.error.issues[0]?.message}` });
+          return z.NEVER;
+        }
+        return parsed.data;
+      }),
     /** An MCP session nobody used for this long is closed (the client starts a new one). */
     MCP_SESSION_IDLE_S: envInt(30 * 60, { min: 10, max: 7 * 24 * 3600 }),
     /** Open MCP sessions this process holds at most; a new one beyond that is refused with 503. */
@@ -131,6 +189,16 @@ const schema = z
       }
     } else if (c.NODE_ENV === 'production') {
       ctx.addIssue({ code: 'custom', path: ['AUDIT_SIGNING_KEY'], message: 'required in production' });
+    }
+    if (c.MCP_STATE_KEY === undefined && c.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['MCP_STATE_KEY'], message: 'required in production' });
+    }
+    if ((c.MCP_OAUTH_ISSUER === undefined) !== (c.MCP_RESOURCE_URL === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MCP_OAUTH_ISSUER'],
+        message: 'MCP_OAUTH_ISSUER and MCP_RESOURCE_URL go together',
+      });
     }
     if (c.OIDC_ISSUER === undefined) return;
     for (const name of ['OIDC_CLIENT_ID', 'OIDC_REDIRECT_URL'] as const) {

@@ -1,7 +1,14 @@
 import { Writable } from 'node:stream';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { Pool } from 'pg';
-import { createTestDatabase, startTestRedis, type TestDatabase, type TestRedis } from '@fleet/testing';
+import {
+  createTestDatabase,
+  startServiceProcess,
+  startTestRedis,
+  type ServiceProcess,
+  type TestDatabase,
+  type TestRedis,
+} from '@fleet/testing';
 import { createLogger } from '@fleet/telemetry';
 import { startBroker, type BrokerHandle } from '../src/broker-app';
 import { loadBrokerConfig } from '../src/config';
@@ -26,6 +33,11 @@ export interface BrokerFixture {
   logs: string[];
   /** Another replica sharing this fixture's database and Redis. */
   startReplica(env?: Record<string, string>): Promise<BrokerHandle>;
+  /**
+   * Another replica as its own process from dist/ (one a test can SIGKILL, or start with `openFiles` as its
+   * RLIMIT_NOFILE); the caller stops it.
+   */
+  startReplicaProcess(env: Record<string, string>, options?: { openFiles?: number }): Promise<ServiceProcess>;
   connectService(
     name: keyof typeof SERVICE_SECRETS,
     options?: IClientOptions,
@@ -45,24 +57,24 @@ export async function startBrokerFixture(env: Record<string, string> = {}): Prom
   });
   const logger = createLogger('broker-test', 'debug', sink);
   const [db, redis] = await Promise.all([createTestDatabase(), startTestRedis()]);
-  const configFor = (extra: Record<string, string>) =>
-    loadBrokerConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      BIND_HOST: '127.0.0.1',
-      MQTT_PORT: '0',
-      MQTT_WS_PORT: '0',
-      HTTP_PORT: '0',
-      UDP_PORT: '0',
-      LINK_PORT: '0',
-      DEVICE_SIGNING_KEYS: SIGNING_KEY,
-      EFUSE_WRAPPING_KEYS: WRAPPING_KEY.toString('hex'),
-      SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
-        .map(([name, secret]) => `${name}:${secret}`)
-        .join(','),
-      ...env,
-      ...extra,
-    });
+  const envFor = (extra: Record<string, string>) => ({
+    DATABASE_URL: db.url,
+    REDIS_URL: redis.url,
+    BIND_HOST: '127.0.0.1',
+    MQTT_PORT: '0',
+    MQTT_WS_PORT: '0',
+    HTTP_PORT: '0',
+    UDP_PORT: '0',
+    LINK_PORT: '0',
+    DEVICE_SIGNING_KEYS: SIGNING_KEY,
+    EFUSE_WRAPPING_KEYS: WRAPPING_KEY.toString('hex'),
+    SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
+      .map(([name, secret]) => `${name}:${secret}`)
+      .join(','),
+    ...env,
+    ...extra,
+  });
+  const configFor = (extra: Record<string, string>) => loadBrokerConfig(envFor(extra));
   const replicas: BrokerHandle[] = [];
   const broker = await startBroker(configFor({}), logger);
   replicas.push(broker);
@@ -83,6 +95,9 @@ export async function startBrokerFixture(env: Record<string, string> = {}): Prom
       );
       replicas.push(replica);
       return replica;
+    },
+    startReplicaProcess(extra, options = {}) {
+      return startServiceProcess('broker', envFor(extra), 20_000, options);
     },
     async connectService(name, options = {}, port = broker.ports.mqtt) {
       const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {

@@ -1,12 +1,6 @@
 import type { MqttClient } from 'mqtt';
-import { startServiceProcess, waitFor, type ServiceProcess } from '@fleet/testing';
-import {
-  SERVICE_SECRETS,
-  SIGNING_KEY,
-  startBrokerFixture,
-  WRAPPING_KEY,
-  type BrokerFixture,
-} from './broker-fixture';
+import { waitFor, type ServiceProcess } from '@fleet/testing';
+import { startBrokerFixture, type BrokerFixture } from './broker-fixture';
 import { watchFleet, type FleetWatch } from './fleet-watch';
 import { halfSentFlood, HALF_SENT, loopbackAddresses } from './half-sent-flood';
 import { readMetrics } from './metric-value';
@@ -28,28 +22,13 @@ describe('a broker at its open-file limit', () => {
   beforeAll(async () => {
     f = await startBrokerFixture();
     fleet = await watchFleet(await f.connectService('orchestrator'));
-    broker = await startServiceProcess(
-      'broker',
+    broker = await f.startReplicaProcess(
       {
-        DATABASE_URL: f.db.url,
-        REDIS_URL: f.redis.url,
         BROKER_ID: 'limited',
-        BIND_HOST: '127.0.0.1',
-        MQTT_PORT: '0',
-        MQTT_WS_PORT: '0',
-        HTTP_PORT: '0',
-        UDP_PORT: '0',
-        LINK_PORT: '0',
-        DEVICE_SIGNING_KEYS: SIGNING_KEY,
-        EFUSE_WRAPPING_KEYS: WRAPPING_KEY.toString('hex'),
-        SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
-          .map(([name, secret]) => `${name}:${secret}`)
-          .join(','),
         EDGE_PENDING_PER_ADDRESS: '20',
         EDGE_HEADERS_TIMEOUT_MS: '2000',
         EDGE_CONNECT_TIMEOUT_MS: '2000',
       },
-      20_000,
       { openFiles: OPEN_FILES },
     );
     httpUrl = `http://127.0.0.1:${broker.ports['http']}`;

@@ -1,13 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { createRedis, type Redis } from '@fleet/queues';
-import { startServiceProcess, waitFor, type ServiceProcess } from '@fleet/testing';
-import {
-  SERVICE_SECRETS,
-  SIGNING_KEY,
-  startBrokerFixture,
-  WRAPPING_KEY,
-  type BrokerFixture,
-} from './broker-fixture';
+import { waitFor, type ServiceProcess } from '@fleet/testing';
+import { startBrokerFixture, type BrokerFixture } from './broker-fixture';
 import { watchFleet, type FleetWatch } from './fleet-watch';
 import { readMetrics } from './metric-value';
 import { bootCredentials, connectLikeDevice, newDeviceIdentity, type MqttSection } from './stock-device';
@@ -27,23 +21,7 @@ describe('wills of a broker that died', () => {
     f = await startBrokerFixture({ REPLICA_LIVENESS_TTL_MS: '1000' });
     fleet = await watchFleet(await f.connectService('orchestrator'));
     redis = createRedis(f.redis.url);
-    doomed = await startServiceProcess('broker', {
-      DATABASE_URL: f.db.url,
-      REDIS_URL: f.redis.url,
-      BROKER_ID: DOOMED,
-      BIND_HOST: '127.0.0.1',
-      MQTT_PORT: '0',
-      MQTT_WS_PORT: '0',
-      HTTP_PORT: '0',
-      UDP_PORT: '0',
-      LINK_PORT: '0',
-      REPLICA_LIVENESS_TTL_MS: '1000',
-      DEVICE_SIGNING_KEYS: SIGNING_KEY,
-      EFUSE_WRAPPING_KEYS: WRAPPING_KEY.toString('hex'),
-      SERVICE_CREDENTIALS: Object.entries(SERVICE_SECRETS)
-        .map(([name, secret]) => `${name}:${secret}`)
-        .join(','),
-    });
+    doomed = await f.startReplicaProcess({ BROKER_ID: DOOMED }); // the fixture's liveness TTL too
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.endAsync(true)));

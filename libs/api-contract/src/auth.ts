@@ -20,7 +20,7 @@ export type SignedIn = z.infer<typeof signedInSchema>;
 
 /** GET /auth/me. */
 export const meSchema = operatorSchema.extend({
-  via: z.enum(['api_key', 'session']),
+  via: z.enum(['api_key', 'session', 'oauth']),
   apiKeyId: z.uuid().optional(),
   sessionId: z.uuid().optional(),
 });

@@ -8,6 +8,12 @@ export const toolSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   inputSchema: z.unknown(),
+  outputSchema: z
+    .unknown()
+    .nullable()
+    .describe(
+      "the shape of the tool's structured result as the device declared it (MCP 2025-06-18); null: none",
+    ),
   annotations: z.unknown().nullable(),
   userOnly: z.boolean().describe('declared user-only by the device (annotations.audience has "user")'),
   sensitive: z.boolean().describe('marked sensitive by an operator'),

@@ -54,3 +54,4 @@ export {
   type ToolAccess,
   type ToolFacts,
 } from './tool-access';
+export { platformToolHints, type PlatformToolHints } from './tool-hints';

@@ -37,16 +37,17 @@ describe('the tool-access decision', () => {
     expect(toolSensitivity(wifi, false)).toMatchObject({ sensitive: false, byDefault: expect.any(String) });
   });
 
-  it('refuses a sensitive tool to the LLM and agents and hides it from them', () => {
+  it('refuses a sensitive tool to the LLM and hides it from the LLM and agents', () => {
     expect(toolAccess('llm', wifi, undefined, false).kind).toBe('refused');
-    expect(toolAccess('agent', reboot, undefined, false).kind).toBe('refused');
+    expect(toolAccess('llm', reboot, undefined, false).kind).toBe('refused');
     expect(visibleToMachines(wifi, undefined)).toBe(false);
     expect(visibleToMachines(volume, undefined)).toBe(true);
   });
 
-  it("has a person's or a campaign's call to a sensitive tool wait for approval", () => {
+  it("has a person's, a campaign's or an agent's call to a sensitive tool wait for approval", () => {
     expect(toolAccess('operator', wifi, undefined, false)).toMatchObject({ kind: 'needs_approval' });
     expect(toolAccess('campaign', reboot, undefined, false).kind).toBe('needs_approval');
+    expect(toolAccess('agent', reboot, undefined, false).kind).toBe('needs_approval');
   });
 
   it('allows open tools to everyone, and only reads to the platform on its own', () => {

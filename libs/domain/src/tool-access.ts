@@ -67,9 +67,11 @@ export type ToolAccess =
   | { kind: 'refused'; reason: string };
 
 /**
- * The one decision of who may call a tool (DESIGN §4, §8): a sensitive tool never reaches the LLM or an agent
- * (refused even under a guessed name), waits for another person's approval when a person or a campaign asks,
- * and the platform on its own runs only reads.
+ * The one decision of who may call a tool (DESIGN §4, §8): a sensitive tool never reaches the voice assistant
+ * (refused even under a guessed name); it waits for another person's approval when a person, a campaign or an
+ * outside agent asks (an agent acts for the person who owns its credential, and never decides for itself: what
+ * its client answers is that person's own confirmation, not the approval); the platform on its own runs only
+ * reads.
  */
 export function toolAccess(
   origin: CallOrigin,
@@ -86,17 +88,19 @@ export function toolAccess(
   switch (origin) {
     case 'operator':
     case 'campaign':
+    case 'agent':
       return { kind: 'needs_approval', reason: reason! };
     case 'llm':
       return { kind: 'refused', reason: `${reason!}: the voice assistant may not call it` };
-    case 'agent':
-      return { kind: 'refused', reason: `${reason!}: an agent may not call it` };
     case 'system':
       return { kind: 'refused', reason: `${reason!}: the platform runs only reads on its own` };
   }
 }
 
-/** What the LLM and outside agents may be shown (the same rule as their calls). */
+/**
+ * What the LLM and outside agents are offered as tools they may simply call (an agent may still ask for a
+ * sensitive one by name, which then waits for a person's approval).
+ */
 export function visibleToMachines(tool: ToolFacts, marking: SensitiveMarking): boolean {
   return !toolSensitivity(tool, marking).sensitive;
 }

@@ -220,7 +220,7 @@ export class CallRequests {
   }
 
   /**
-   * The call row, and for an operator's user-only call its approval, in one transaction: the answer can say
+   * The call row, and for a person's (or their agent's) user-only call its approval, in one transaction: the answer can say
    * `awaiting_approval` truthfully at once (DESIGN §3). The approval is shown to people only once the
    * orchestrator's pre-flight has passed the call (DESIGN §4). A call without an approval is one row of a batched
    * INSERT (autocommitted); the gate's read sees the same committed markings inside a READ COMMITTED transaction
@@ -231,7 +231,8 @@ export class CallRequests {
     partition: number,
     options: RequestOptions,
   ): Promise<CallRequestResult> {
-    const operatorCall = r.origin === 'operator' && r.operatorId !== undefined;
+    // An agent acts for the person who owns its credential: that person is the requester an approver is not.
+    const operatorCall = (r.origin === 'operator' || r.origin === 'agent') && r.operatorId !== undefined;
     const refused = options.refuseDeviceStatuses;
     const facts =
       operatorCall || refused

@@ -17,6 +17,8 @@ export interface ToolRow {
   name: string;
   description: string;
   inputSchema: unknown;
+  /** The device's declared outputSchema (MCP 2025-06-18), or null. */
+  outputSchema: unknown;
   annotations: unknown;
   userOnly: boolean;
   /** What discovery noticed about the name (libs/domain toolNameFlags). */
@@ -94,6 +96,7 @@ export class DeviceToolsRepository {
         'name',
         'description',
         'input_schema as inputSchema',
+        'output_schema as outputSchema',
         'annotations',
         'user_only as userOnly',
         'name_flags as nameFlags',

@@ -74,6 +74,7 @@ export class DeviceToolsService {
           ...t,
           position: -1 - i,
           inputSchema: t.inputSchema,
+          outputSchema: null,
           annotations: null,
           nameFlags: toolNameFlags(t.name),
         }),

@@ -10,8 +10,11 @@ export interface Actor {
   name: string;
   /** The role in force: a key's role, capped by its owner's. */
   role: Role;
-  via: 'api_key' | 'session';
+  /** `oauth`: an access token issued for `/mcp` by the configured authorization server (only `/mcp` takes one). */
+  via: 'api_key' | 'session' | 'oauth';
   apiKeyId?: string;
+  /** With `oauth`: the token's client (a machine agent's client credentials), its identity as an agent. */
+  oauthClientId?: string;
   sessionId?: string;
   /** A key bounded to device groups (auth/device-scope.ts): their ids; it reaches no other device. Absent: all. */
   deviceGroups?: readonly string[];

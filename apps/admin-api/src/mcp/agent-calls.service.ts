@@ -8,17 +8,22 @@ import { CallsService } from '../calls/calls.service';
 import type { Actor, RequestOrigin } from '../http/actor';
 import { ApiError } from '../http/api-error';
 import type { AgentIdentity } from './agent-identity';
+import { AgentCallsRepository } from './agent-calls.repository';
 import type { CallToolInput } from './mcp-schemas';
 
 export interface AgentCaller {
   actor: Actor;
   origin: RequestOrigin;
   agent: AgentIdentity;
+  /** The console's public origin: where approval and evidence links point. */
+  consoleUrl: string;
+  /** The client's trace, when its request named one (MCP 2026-07-28 `_meta.traceparent`). */
+  traceparent?: string;
 }
 
 /**
  * An outside agent's calls: asked exactly as an operator's are (CallRequests writes the row and wakes the
- * orchestrator), with origin `agent`, so the orchestrator's user-only gate rejects what an agent may not run,
+ * orchestrator), with origin `agent`: a sensitive tool waits for a person other than the credential's owner,
  * with evidence. Nothing is filtered here but a group-scoped key's bounds: a device or call outside them is
  * "no such device" / "no such call" (DeviceScope). Each attempt is one audit event, as the REST routes write.
  */
@@ -29,9 +34,55 @@ export class AgentCallsService {
     private readonly operatorCalls: CallsService,
     private readonly audit: AuditService,
     private readonly scope: DeviceScope,
+    private readonly repo: AgentCallsRepository,
   ) {}
 
-  async create(caller: AgentCaller, input: CallToolInput): Promise<{ callId: string; state: CallState }> {
+  /**
+   * The agent's request, or the call it already waits on for exactly this request (a client that retries once
+   * its user has seen the approval page must not ask a second person twice); an idempotency key decides alone.
+   */
+  async createOrJoin(
+    caller: AgentCaller,
+    input: CallToolInput,
+  ): Promise<{ callId: string; state: CallState; approvalId?: string; joined: boolean }> {
+    if (!input.idempotencyKey) {
+      await this.scope.assertDevice(caller.actor, input.deviceId);
+      const waiting = await this.repo.waitingCall(caller.agent.agentId, input);
+      if (waiting) {
+        const view = await this.operatorCalls.get(waiting.callId);
+        return { callId: waiting.callId, state: view.state, approvalId: waiting.approvalId, joined: true };
+      }
+    }
+    return { ...(await this.create(caller, input)), joined: false };
+  }
+
+  /**
+   * What the agent's client answered to the approval page (MCP elicitation): the requester's own confirmation,
+   * recorded, and never an approval (DESIGN §4: a second person decides, in the console).
+   */
+  async recordConfirmation(
+    caller: AgentCaller,
+    callId: string,
+    answer: { action: string; via: string },
+  ): Promise<void> {
+    await this.audit.record(caller.actor, caller.origin, {
+      action: 'call.requester_confirmation',
+      targetType: 'call',
+      targetId: callId,
+      details: {
+        via: 'mcp',
+        answer: answer.action.slice(0, 20),
+        channel: answer.via,
+        counts_as_approval: false,
+        agent: caller.agent.context,
+      },
+    });
+  }
+
+  async create(
+    caller: AgentCaller,
+    input: CallToolInput,
+  ): Promise<{ callId: string; state: CallState; approvalId?: string }> {
     const { deviceId, ...body } = input;
     const audited = (status: number, callId: string | null, error?: ApiError) =>
       this.audit.record(caller.actor, caller.origin, {
@@ -86,9 +137,9 @@ export class AgentCallsService {
   }
 
   private async request(
-    { actor, agent }: AgentCaller,
+    { actor, agent, traceparent }: AgentCaller,
     input: CallToolInput,
-  ): Promise<{ callId: string; state: CallState }> {
+  ): Promise<{ callId: string; state: CallState; approvalId?: string }> {
     await this.scope.assertDevice(actor, input.deviceId);
     const result = await this.requests.request(
       {
@@ -106,11 +157,16 @@ export class AgentCallsService {
           ? { idempotencyKey: `operator:${actor.operatorId}:mcp:${input.idempotencyKey}` }
           : {}),
         ...(input.deliveryDeadlineS ? { deliveryDeadlineMs: input.deliveryDeadlineS * 1000 } : {}),
+        ...(traceparent ? { traceparent } : {}),
       },
       { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
     );
     if (!result.ok) throw refusal(input.deviceId, result);
     // The orchestrator announces the call (DESIGN §1: its one owner).
-    return { callId: result.callId, state: result.state };
+    return {
+      callId: result.callId,
+      state: result.state,
+      ...(result.approvalId ? { approvalId: result.approvalId } : {}),
+    };
   }
 }

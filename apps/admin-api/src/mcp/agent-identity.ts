@@ -3,16 +3,20 @@ import type { Actor } from '../http/actor';
 
 /** Who an outside agent is, as the decision evidence records it (DESIGN §1: "who asked … external agent"). */
 export interface AgentIdentity {
-  /** Stable per credential: the API key, or the person when a session token was presented. */
+  /** Stable per credential: the API key, the OAuth client, or the person when a session token was presented. */
   agentId: string;
   /** Lands in the decision row as `requestedBy.agent`. */
   context: {
     protocol: 'mcp';
     /** What the client said it is in `initialize` (its claim: the credential is what is proven). */
     client: { name: string; version: string };
+    /** The legacy session it came in (empty: a stateless request of MCP 2026-07-28). */
     mcpSessionId: string;
+    /** The protocol revision the request spoke. */
+    protocolVersion?: string;
     operatorId: string;
     apiKeyId?: string;
+    oauthClientId?: string;
     via: Actor['via'];
   };
 }
@@ -23,9 +27,10 @@ export function agentIdentity(
   actor: Actor,
   client: Implementation | undefined,
   mcpSessionId: string,
+  protocolVersion?: string,
 ): AgentIdentity {
   return {
-    agentId: actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `operator:${actor.operatorId}`,
+    agentId: agentIdOf(actor),
     context: {
       protocol: 'mcp',
       client: {
@@ -33,9 +38,17 @@ export function agentIdentity(
         version: (client?.version ?? 'unknown').slice(0, MAX),
       },
       mcpSessionId,
+      ...(protocolVersion ? { protocolVersion } : {}),
       operatorId: actor.operatorId,
       ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
+      ...(actor.oauthClientId ? { oauthClientId: actor.oauthClientId } : {}),
       via: actor.via,
     },
   };
+}
+
+/** The agent a credential is: its API key, its OAuth client, or (a session token) the person. */
+export function agentIdOf(actor: Actor): string {
+  if (actor.oauthClientId) return `oauth_client:${actor.oauthClientId}`.slice(0, 200);
+  return actor.apiKeyId ? `api_key:${actor.apiKeyId}` : `operator:${actor.operatorId}`;
 }

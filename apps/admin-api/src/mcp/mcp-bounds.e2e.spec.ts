@@ -80,6 +80,8 @@ describe('/mcp bounds an agent', () => {
     const lamp = (listed.structuredContent as Json).tools.find((t: Json) => t.name === 'self.lamp.toggle');
     expect(lamp).toEqual({
       name: 'self.lamp.toggle',
+      // The platform's hints, not the device's: a tool it holds for nobody, that it cannot call a read.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       fromDevice: { description: INJECTION, inputSchema: expect.any(Object) },
     });
     const summary = (listed.content[0] as { text: string }).text;

@@ -12,15 +12,23 @@ import { ApiError } from '../http/api-error';
 import { JsonDepthRefusals } from '../http/json-depth-refusals';
 import { LOGGER } from '../infra/tokens';
 import type { McpSession } from './mcp-session';
+import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import { McpAccessTokens } from '../oauth/mcp-access-tokens';
+import { ProtectedResource } from '../oauth/protected-resource';
 import { McpOrigins } from './mcp-origins';
 import { McpSessions } from './mcp-sessions';
+import { ModernMcp } from './modern/modern-mcp';
+import { looksModern } from './modern/modern-request';
+import type { RequestCaller } from './tool-results';
 
 export const MCP_PATH = '/mcp';
 
 /**
  * `/mcp`, the Streamable HTTP transport of the fleet's MCP server, outside `/api/v1` and outside Nest's
- * controllers: one route speaks a protocol of its own (JSON-RPC over POST, server-sent events over GET,
- * DELETE to end a session), so its refusals are JSON-RPC errors and its audit events are per tool call.
+ * controllers: one route speaks a protocol of its own, in two eras negotiated per request (MCP 2026-07-28
+ * basic/versioning, "dual-era"): a POST carrying the modern per-request `_meta` is served statelessly
+ * (modern/); an `initialize` opens a legacy session (2025-03-26 to 2025-11-25: JSON-RPC over POST, server-sent
+ * events over GET, DELETE to end it). Its refusals are JSON-RPC errors and its audit events are per tool call.
  * Every request presents a bearer token, checked each time (a revoked key stops at once); a session belongs
  * to the credential that opened it. No cookie is read: a browser cannot be made to call tools; and before all
  * else a browser page of an origin not allowed is refused (MCP's DNS rebinding protection, mcp-origins.ts).
@@ -33,6 +41,10 @@ export class McpEndpoint implements OnModuleInit {
     private readonly sessions: McpSessions,
     private readonly depth: JsonDepthRefusals,
     private readonly origins: McpOrigins,
+    private readonly modern: ModernMcp,
+    private readonly tokens: McpAccessTokens,
+    private readonly resource: ProtectedResource,
+    @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -49,17 +61,37 @@ export class McpEndpoint implements OnModuleInit {
     try {
       const foreign = this.origins.refusalFor(request);
       if (foreign) throw foreign;
+      const sessionId = request.headers['mcp-session-id'];
+      const versionHeader = header(request.headers['mcp-protocol-version']);
+      // MCP 2026-07-28: no GET stream and no sessions; a legacy session's GET and DELETE name theirs.
+      if (request.method !== 'POST' && sessionId === undefined) {
+        throw new ApiError(
+          405,
+          'method_not_allowed',
+          'POST MCP requests here (a GET or DELETE names a legacy session)',
+        );
+      }
       const actor = await this.authenticate(request);
       const tooDeep = this.depth.refusalFor(request);
       if (tooDeep) throw tooDeep;
+      const base = {
+        actor,
+        origin: originOf(request),
+        consoleUrl: this.config.CONSOLE_URL ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`,
+      };
+      if (request.method === 'POST' && sessionId === undefined && looksModern(request.body, versionHeader)) {
+        await this.serveModern(request, reply, base);
+        return;
+      }
       const { session, opened } = await this.sessionFor(request, actor);
       reply.hijack(); // the transport writes the response (JSON or an event stream) itself
       const raw: IncomingMessage & { auth?: AuthInfo } = request.raw;
+      const caller: RequestCaller = { ...base, protocolVersion: versionHeader ?? '2025-03-26' };
       raw.auth = {
         token: 'redacted', // tools need who, never the secret
-        clientId: actor.apiKeyId ?? actor.operatorId,
+        clientId: actor.oauthClientId ?? actor.apiKeyId ?? actor.operatorId,
         scopes: [actor.role],
-        extra: { caller: { actor, origin: originOf(request) } },
+        extra: { caller },
       };
       try {
         await session.handle(raw, reply.raw, request.body);
@@ -71,9 +103,47 @@ export class McpEndpoint implements OnModuleInit {
     }
   }
 
+  /** A stateless request: one JSON answer; the client closing the request cancels it (MCP 2026-07-28). */
+  private async serveModern(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Omit<RequestCaller, 'protocolVersion' | 'clientInfo'>,
+  ): Promise<void> {
+    const closed = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableEnded) closed.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      const answer = await this.modern.handle(request.body, request.headers, caller, closed.signal);
+      if (closed.signal.aborted) return;
+      if (answer.body === undefined) await reply.code(answer.status).send();
+      else
+        await reply
+          .code(answer.status)
+          .header('content-type', 'application/json')
+          .send(JSON.stringify(answer.body));
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  }
+
+  /** An API key or session token of the API's own, or (when configured) an OAuth access token issued for `/mcp`. */
   private async authenticate(request: FastifyRequest): Promise<Actor> {
-    const actor = await this.auth.authenticate(bearerOf(request.headers.authorization), undefined);
-    if (!actor) throw new ApiError(401, 'unauthenticated', 'send Authorization: Bearer <API key>');
+    const bearer = bearerOf(request.headers.authorization);
+    if (bearer !== undefined && this.tokens.enabled && this.tokens.looksLikeJwt(bearer)) {
+      return this.tokens.actorOf(bearer);
+    }
+    const actor = await this.auth.authenticate(bearer, undefined);
+    if (!actor) {
+      throw new ApiError(
+        401,
+        'unauthenticated',
+        this.tokens.enabled
+          ? 'send Authorization: Bearer <API key or an access token issued for this resource>'
+          : 'send Authorization: Bearer <API key>',
+      );
+    }
     return actor;
   }
 
@@ -123,7 +193,12 @@ export class McpEndpoint implements OnModuleInit {
       id: null,
     });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (status === 401) headers['www-authenticate'] = 'Bearer realm="fleet-mcp"';
+    if (status === 401) {
+      headers['www-authenticate'] = this.resource.challenge(
+        error?.code === 'invalid_token' ? 'invalid_token' : undefined,
+      );
+    }
+    if (status === 405) headers['allow'] = 'POST';
     if (error?.retryAfterS !== undefined || status === 429)
       headers['retry-after'] = String(error?.retryAfterS ?? 60);
     if (reply.sent) {
@@ -132,4 +207,8 @@ export class McpEndpoint implements OnModuleInit {
     }
     await reply.code(status).headers(headers).send(body);
   }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

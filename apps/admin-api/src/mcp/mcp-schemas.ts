@@ -124,10 +124,22 @@ export const deviceToolsView = z.object({
   tools: z.array(
     z.object({
       name: z.string().describe('the name to pass to call_device_tool'),
+      annotations: z
+        .object({
+          readOnlyHint: z.boolean(),
+          destructiveHint: z.boolean(),
+          idempotentHint: z.boolean(),
+          openWorldHint: z.boolean(),
+        })
+        .describe("the platform's own hints about the tool (from the gate's facts, not the device's claims)"),
       fromDevice: z
         .object({
           description: z.string(),
           inputSchema: z.unknown().describe("the device's own JSON schema for the arguments"),
+          outputSchema: z
+            .unknown()
+            .optional()
+            .describe("the device's own JSON schema for its structured result"),
         })
         .describe(FROM_DEVICE),
     }),
@@ -173,6 +185,17 @@ export const callOutcome = z.object({
         .nullable()
         .describe("the device's reply (null: none yet, or none came)"),
       error: z.string().optional().describe('with `device_error`: what the device said went wrong'),
+      structured: z
+        .object({
+          value: z.unknown().optional().describe('the reply text read as JSON (absent: not JSON)'),
+          matchesOutputSchema: z
+            .boolean()
+            .nullable()
+            .describe("whether it has the shape of the tool's declared outputSchema (null: none declared)"),
+          problems: z.array(z.string()).optional(),
+        })
+        .optional()
+        .describe("the device's reply as data (MCP structuredContent), when it replied"),
     })
     .describe(FROM_DEVICE),
   evidence: z.object({

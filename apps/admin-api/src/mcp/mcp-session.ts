@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
@@ -9,6 +9,7 @@ import {
   type LoggingLevel,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestCaller } from './tool-results';
 
 const MAX_CANCELLATIONS = 256;
 
@@ -17,6 +18,8 @@ export interface McpSessionContext {
   readonly id: string;
   /** What the client said it is in `initialize`. */
   clientInfo(): Implementation | undefined;
+  /** Who sent the session's latest request (a session belongs to one credential; its role may change). */
+  caller(): RequestCaller;
   /** Set when the client sent `notifications/cancelled` for the request (not when the session merely closed). */
   cancellationOf(requestId: RequestId): { reason?: string } | undefined;
   /** A log message on the request's own stream (open after a cancellation: no response is sent); best effort. */
@@ -31,7 +34,8 @@ export interface McpSessionContext {
 export class McpSession implements McpSessionContext {
   lastUsedAt = Date.now();
   private inflight = 0;
-  private server?: McpServer;
+  private server?: Server;
+  private latestCaller?: RequestCaller;
   private readonly cancellations = new Map<RequestId, { reason?: string }>();
 
   constructor(
@@ -62,18 +66,29 @@ export class McpSession implements McpSessionContext {
     return this.inflight === 0;
   }
 
-  async connect(server: McpServer): Promise<void> {
+  async connect(server: Server): Promise<void> {
     this.server = server;
     await server.connect(this.transport);
   }
 
   handle(request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown) {
     this.lastUsedAt = Date.now();
+    this.latestCaller = request.auth?.extra?.['caller'] as RequestCaller | undefined;
     return this.transport.handleRequest(request, response, body);
   }
 
   clientInfo(): Implementation | undefined {
-    return this.server?.server.getClientVersion();
+    return this.server?.getClientVersion();
+  }
+
+  caller(): RequestCaller {
+    if (!this.latestCaller) throw new Error('no request has reached this MCP session yet');
+    return this.latestCaller;
+  }
+
+  /** A device's catalog changed: what list_device_tools answers may have (best effort, as any notification). */
+  async toolsChanged(): Promise<void> {
+    await this.server?.sendToolListChanged().catch(() => undefined);
   }
 
   cancellationOf(requestId: RequestId): { reason?: string } | undefined {
@@ -81,8 +96,8 @@ export class McpSession implements McpSessionContext {
   }
 
   async tell(requestId: RequestId, level: LoggingLevel, data: Record<string, unknown>): Promise<void> {
-    await this.server?.server
-      .notification(
+    await this.server
+      ?.notification(
         { method: 'notifications/message', params: { level, logger: 'fleet', data } },
         { relatedRequestId: requestId },
       )

@@ -5,7 +5,8 @@ import type { Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ApiError } from '../http/api-error';
 import { LOGGER } from '../infra/tokens';
-import { FleetMcpServer } from './fleet-mcp-server';
+import { EventRelay } from '../events/event-relay';
+import { LegacyMcpServers } from './legacy-server';
 import { McpSession } from './mcp-session';
 
 /**
@@ -18,9 +19,11 @@ export class McpSessions implements OnModuleInit, OnModuleDestroy {
   private readonly sessions = new Map<string, McpSession>();
   private opening = 0;
   private sweeper?: NodeJS.Timeout;
+  private unlisten?: Promise<() => void>;
 
   constructor(
-    private readonly servers: FleetMcpServer,
+    private readonly servers: LegacyMcpServers,
+    private readonly relay: EventRelay,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -31,8 +34,24 @@ export class McpSessions implements OnModuleInit, OnModuleDestroy {
     this.sweeper.unref();
   }
 
+  /**
+   * MCP `notifications/tools/list_changed` to every open session when a device's catalog changes: the tools a
+   * client lists are the platform's, but what list_device_tools answers for that device is not what it was.
+   * Subscribed once the first session opens (the relay's one subscription per process).
+   */
+  private listenForCatalogs(): void {
+    this.unlisten ??= this.relay.add({
+      onEvent: (event) => {
+        if (event.type !== 'catalog') return;
+        for (const session of this.sessions.values()) void session.toolsChanged();
+      },
+      onClose: () => {},
+    });
+  }
+
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
+    (await this.unlisten?.catch(() => undefined))?.();
     // Open streams would hold the HTTP server's close; the calls they wait on go on (they are rows).
     await Promise.all([...this.sessions.values()].map((s) => s.close().catch(() => undefined)));
     this.sessions.clear();
@@ -67,6 +86,7 @@ export class McpSessions implements OnModuleInit, OnModuleDestroy {
       if (session.id) this.sessions.delete(session.id);
     };
     await session.connect(this.servers.create(session));
+    this.listenForCatalogs();
     this.opening++;
     return session;
   }

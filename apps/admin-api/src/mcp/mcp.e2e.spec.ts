@@ -143,17 +143,22 @@ describe('the fleet as an MCP server', () => {
     expect(audit.rows).toEqual([{ operator_id: operator.operatorId, via: 'mcp', outcome: 'done' }]);
   });
 
-  it('rejects self.reboot and system.reboot with evidence, and leaves the device untouched', async () => {
+  it("holds self.reboot and system.reboot for a second person's approval, and leaves the device untouched meanwhile", async () => {
     for (const tool of ['self.reboot', 'system.reboot']) {
-      const result = await call(agent, { deviceId: device(1).mac, tool });
-      expect(result.isError).toBe(true);
+      const result = await call(agent, { deviceId: device(1).mac, tool, waitS: 0 });
+      expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({
-        verdict: 'rejected',
+        state: 'awaiting_approval',
+        verdict: null,
         sent: false,
-        effectObserved: false,
+        cancellable: true,
       });
-      expect((result.structuredContent as Json).reason).toMatch(/user-only tool: an agent may not call it/);
-      expect(text(result)).toMatch(/^Verdict: rejected — refused before sending/);
+      expect(result._meta).toMatchObject({
+        verified: false,
+        approval: expect.stringMatching(/\/approvals\/[0-9a-f-]{36}$/),
+      });
+      expect(text(result)).toMatch(/^Not finished yet \(awaiting_approval\)/);
+      await use(agent, 'cancel_call', { callId: (result.structuredContent as Json).callId });
     }
     expect(device(1).bootCount).toBe(1);
     const received = device(1).observed.received.all.map((m) => m.text);
@@ -288,7 +293,7 @@ describe('the fleet as an MCP server', () => {
     expect(text(tooLate)).toMatch(/a sent call cannot be cancelled/);
   });
 
-  it('hides a tool whose description asks for confirmation from the agent, and refuses it when guessed', async () => {
+  it('hides a tool whose description asks for confirmation from the agent, and holds it for approval when named', async () => {
     const cautious = await p.fleet({
       count: 1,
       macPrefix: '02:3c:02',
@@ -311,8 +316,16 @@ describe('the fleet as an MCP server', () => {
     const names = (listed.structuredContent as Json).tools.map((t: Json) => t.name);
     expect(names).toContain('self.get_device_status');
     expect(names).not.toContain('self.system.reconfigure_wifi');
-    const result = await call(agent, { deviceId: mac, tool: 'self.system.reconfigure_wifi' });
-    expect(result.structuredContent).toMatchObject({ verdict: 'rejected', sent: false });
-    expect((result.structuredContent as Json).reason).toMatch(/asks for the user's confirmation/);
+    const result = await call(agent, { deviceId: mac, tool: 'self.system.reconfigure_wifi', waitS: 0 });
+    expect(result.structuredContent).toMatchObject({
+      state: 'awaiting_approval',
+      verdict: null,
+      sent: false,
+    });
+    const { rows } = await p.h.owner.query(
+      `SELECT a.state, a.requested_by FROM approval a WHERE a.call_id = $1`,
+      [(result.structuredContent as Json).callId],
+    );
+    expect(rows).toEqual([{ state: 'pending', requested_by: operator.operatorId }]);
   });
 });

@@ -5,7 +5,9 @@ import type {
   ServerRequest,
   ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@fleet/telemetry';
+import type { ToolAnswer } from './fleet-tool';
 import type { Actor, RequestOrigin } from '../http/actor';
 import { ApiError } from '../http/api-error';
 
@@ -36,24 +38,50 @@ export function toolError(code: string, message: string): CallToolResult {
   return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
 }
 
+/** Who sent the HTTP request that carried an MCP request, as the endpoint authenticated it. */
+export interface RequestCaller {
+  actor: Actor;
+  origin: RequestOrigin;
+  /** The console's public origin, where approval and evidence links point. */
+  consoleUrl: string;
+  /** The protocol revision of the request. */
+  protocolVersion: string;
+  /** MCP 2026-07-28: what the client says it is, on each request (a legacy client says it once, in initialize). */
+  clientInfo?: { name: string; version: string };
+  /** MCP 2026-07-28: the client's trace (`_meta.traceparent`), which the call continues. */
+  traceparent?: string;
+}
+
 /** The authenticated caller of the HTTP request that carried this tool call (set by the endpoint). */
-export function callerOf(extra: ToolExtra): { actor: Actor; origin: RequestOrigin } {
-  const caller = extra.authInfo?.extra?.['caller'] as { actor: Actor; origin: RequestOrigin } | undefined;
+export function callerOf(extra: ToolExtra): RequestCaller {
+  const caller = extra.authInfo?.extra?.['caller'] as RequestCaller | undefined;
   if (!caller) throw new ApiError(401, 'unauthenticated', 'no credentials came with this request');
   return caller;
 }
 
-/** Refusals become tool errors with the API's own codes; anything else is logged and said to be internal. */
-export async function guarded(
+/**
+ * Refusals become tool errors with the API's own codes; an MCP protocol error (a URL elicitation required) goes
+ * to the client as it is; anything else is logged and said to be internal.
+ */
+export async function guarded<T extends ToolAnswer>(
   logger: Logger,
   tool: string,
-  work: () => Promise<CallToolResult>,
-): Promise<CallToolResult> {
+  work: () => Promise<T>,
+): Promise<T | { kind: 'result'; result: CallToolResult }> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof ApiError) return toolError(err.code, err.message);
+    if (err instanceof McpError) throw err;
+    if (err instanceof ApiError) return { kind: 'result', result: toolError(err.code, err.message) };
     logger.error({ err, tool }, 'MCP tool failed');
-    return toolError('internal_error', 'internal error; the details are in the server log');
+    return {
+      kind: 'result',
+      result: toolError('internal_error', 'internal error; the details are in the server log'),
+    };
   }
+}
+
+/** A plain result as a tool's answer. */
+export function answer(result: CallToolResult): { kind: 'result'; result: CallToolResult } {
+  return { kind: 'result', result };
 }

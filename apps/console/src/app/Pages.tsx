@@ -1,4 +1,5 @@
 import { useI18n } from '../i18n/i18n';
+import { ApprovalPage } from '../pages/approvals/ApprovalPage';
 import { ApprovalsPage } from '../pages/approvals/ApprovalsPage';
 import { AuditPage } from '../pages/audit/AuditPage';
 import { CallPage } from '../pages/call/CallPage';
@@ -29,6 +30,8 @@ export function Pages() {
       return <CallPage key={route.id} id={route.id} />;
     case 'approvals':
       return <ApprovalsPage />;
+    case 'approval':
+      return <ApprovalPage key={route.id} id={route.id} />;
     case 'campaigns':
       return <CampaignsPage />;
     case 'campaign_new':

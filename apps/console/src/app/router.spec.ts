@@ -1,6 +1,13 @@
 import { matchRoute, paths } from './router';
 
 describe("the console's routes", () => {
+  it("opens one approval's own page, where an agent's client sends its user", () => {
+    expect(matchRoute('/approvals/0b6f4a3e-8a59-4b8e-9d8e-3f1a2b3c4d5e')).toEqual({
+      name: 'approval',
+      id: '0b6f4a3e-8a59-4b8e-9d8e-3f1a2b3c4d5e',
+    });
+    expect(paths.approval('a/b')).toBe('/approvals/a%2Fb');
+  });
   it('matches every page, decoding a MAC in the path', () => {
     expect(matchRoute('/')).toEqual({ name: 'overview' });
     expect(matchRoute('/devices')).toEqual({ name: 'devices' });

@@ -7,6 +7,7 @@ export type Route =
   | { name: 'device'; id: string }
   | { name: 'call'; id: string }
   | { name: 'approvals' }
+  | { name: 'approval'; id: string }
   | { name: 'campaigns' }
   | { name: 'campaign_new' }
   | { name: 'campaign'; id: string }
@@ -29,7 +30,8 @@ export function matchRoute(pathname: string): Route {
     case 'calls':
       return second === undefined ? { name: 'not_found' } : { name: 'call', id: second };
     case 'approvals':
-      return second === undefined ? { name: 'approvals' } : { name: 'not_found' };
+      // One approval's page: where an agent's client sends its user (MCP URL-mode elicitation).
+      return second === undefined ? { name: 'approvals' } : { name: 'approval', id: second };
     case 'campaigns':
       if (second === undefined) return { name: 'campaigns' };
       return second === 'new' ? { name: 'campaign_new' } : { name: 'campaign', id: second };
@@ -49,6 +51,7 @@ export const paths = {
   device: (id: string) => `/devices/${encodeURIComponent(id)}`,
   call: (id: string) => `/calls/${encodeURIComponent(id)}`,
   approvals: () => '/approvals',
+  approval: (id: string) => `/approvals/${encodeURIComponent(id)}`,
   campaigns: () => '/campaigns',
   newCampaign: () => '/campaigns/new',
   campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,

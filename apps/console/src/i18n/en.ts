@@ -360,6 +360,7 @@ export const en = {
   'raw.image': 'image from the device ({type}, {bytes} bytes)',
 
   'approvals.title': 'Approvals',
+  'approvals.all': 'All approvals',
   'approvals.none': 'Nothing waits for approval.',
   'approvals.campaign': 'campaign “{name}”',
   'approvals.campaign_label': 'Campaign',

@@ -344,6 +344,7 @@ export const zh: Messages = {
   'raw.image': '设备返回的图片（{type}，{bytes} 字节）',
 
   'approvals.title': '审批',
+  'approvals.all': '全部审批',
   'approvals.none': '没有待审批的事项。',
   'approvals.campaign': '批量任务“{name}”',
   'approvals.campaign_label': '批量任务',

@@ -9,6 +9,8 @@ export function toolIdentity(tool: ListedTool): Record<string, unknown> {
     description: tool.description,
     inputSchema: tool.inputSchema,
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    // Only where declared: a catalog without output schemas keeps the hash it always had.
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
   };
 }
 

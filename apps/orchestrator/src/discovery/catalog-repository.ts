@@ -202,11 +202,13 @@ export class CatalogRepository {
     }
     // Each tool's name flags (libs/domain toolNameFlags) travel as a JSON array: unnest flattens a 2-D array.
     await tx.query(
-      `INSERT INTO tool (catalog_id, position, name, description, input_schema, annotations, user_only, name_flags)
+      `INSERT INTO tool (catalog_id, position, name, description, input_schema, annotations, user_only, name_flags,
+                         output_schema)
        SELECT $1, u.position, u.name, u.description, u.input_schema, u.annotations, u.user_only,
-              ARRAY(SELECT jsonb_array_elements_text(u.name_flags))
-         FROM unnest($2::int[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::boolean[], $8::jsonb[])
-           AS u(position, name, description, input_schema, annotations, user_only, name_flags)
+              ARRAY(SELECT jsonb_array_elements_text(u.name_flags)), u.output_schema
+         FROM unnest($2::int[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[], $7::boolean[], $8::jsonb[],
+                     $9::jsonb[])
+           AS u(position, name, description, input_schema, annotations, user_only, name_flags, output_schema)
        ON CONFLICT DO NOTHING`,
       [
         fresh.id,
@@ -217,6 +219,7 @@ export class CatalogRepository {
         tools.map((t) => (t.annotations ? JSON.stringify(t.annotations) : null)),
         tools.map((t) => t.userOnly),
         tools.map((t) => JSON.stringify(toolNameFlags(t.name))),
+        tools.map((t) => (t.outputSchema ? JSON.stringify(t.outputSchema) : null)),
       ],
     );
     const rules = deriveOrderingRules(tools);

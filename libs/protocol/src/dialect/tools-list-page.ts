@@ -7,6 +7,7 @@ const wireToolSchema = z.looseObject({
   name: z.string().min(1),
   description: z.string().optional(),
   inputSchema: jsonObjectSchema.optional(),
+  outputSchema: jsonObjectSchema.optional(),
   annotations: jsonObjectSchema.optional(),
 });
 
@@ -42,6 +43,8 @@ export const listedToolSchema = z.object({
   properties: z.array(listedPropertySchema),
   userOnly: z.boolean(),
   annotations: jsonObjectSchema.optional(),
+  /** MCP 2025-06-18: the shape of the tool's structured result, when the device declares one. */
+  outputSchema: jsonObjectSchema.optional(),
 });
 export type ListedTool = z.infer<typeof listedToolSchema>;
 
@@ -90,6 +93,7 @@ function listedTool(t: z.infer<typeof wireToolSchema>): ListedTool {
     properties: listedProperties(inputSchema),
     userOnly: Array.isArray(audience) && audience.includes('user'),
     ...(t.annotations ? { annotations: t.annotations } : {}),
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface BrokerProcessOptions {
   /** More Node options for the broker (e.g. `--perf-basic-prof` for `perf record`). */
   nodeOptions?: string[];
   env?: Record<string, string>;
+  /** The broker's RLIMIT_NOFILE, soft and hard (through util-linux prlimit, which execs node: same pid). */
+  openFiles?: number;
 }
 
 export interface BrokerProcess {
@@ -61,7 +63,10 @@ export async function startBrokerProcess(o: BrokerProcessOptions): Promise<Broke
   if (o.profile === 'heap') execArgv.push('--heap-prof', `--heap-prof-dir=${o.outDir}`);
   if (o.profile === 'perf') execArgv.push('--perf-basic-prof');
   execArgv.push(...(o.nodeOptions ?? []));
-  const child = spawn(process.execPath, [...execArgv, join(o.distDir, 'apps/broker/src/main.js')], {
+  const node = [process.execPath, ...execArgv, join(o.distDir, 'apps/broker/src/main.js')];
+  const [command, ...args] =
+    o.openFiles === undefined ? node : ['prlimit', `--nofile=${o.openFiles}:${o.openFiles}`, '--', ...node];
+  const child = spawn(command!, args, {
     env: {
       PATH: o.path,
       NODE_ENV: 'production',
@@ -79,6 +84,10 @@ export async function startBrokerProcess(o: BrokerProcessOptions): Promise<Broke
       DEVICE_SIGNING_KEYS: randomBytes(24).toString('hex'),
       EFUSE_WRAPPING_KEYS: randomBytes(32).toString('hex'),
       SERVICE_CREDENTIALS: `orchestrator:${serviceSecret}`,
+      // A simulated fleet is thousands of devices on one address: the edge budget's share per address (and
+      // its total, in a reconnect storm) would turn most of them away.
+      EDGE_PENDING_MAX: '1000000',
+      EDGE_PENDING_PER_ADDRESS: '1000000',
       ...o.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,8 @@ export interface CurrentCatalogTool {
   description: string;
   /** Discovery stored only tools whose schema is a JSON object (xiaozhi §3.2: tools/list `inputSchema`). */
   inputSchema: Record<string, unknown>;
+  /** The outputSchema the device declared (MCP 2025-06-18), or null. */
+  outputSchema: Record<string, unknown> | null;
   annotations: unknown;
   userOnly: boolean;
   /**
@@ -80,6 +82,7 @@ export class DeviceCatalogRepository {
         't.name',
         't.description',
         't.input_schema',
+        't.output_schema',
         't.annotations',
         't.user_only',
         'm.sensitive',
@@ -96,6 +99,10 @@ export class DeviceCatalogRepository {
         name: r.name,
         description: r.description,
         inputSchema: jsonObject(r.input_schema, `tool ${r.name}'s stored inputSchema`),
+        outputSchema:
+          r.output_schema === null
+            ? null
+            : jsonObject(r.output_schema, `tool ${r.name}'s stored outputSchema`),
         annotations: r.annotations,
         userOnly: r.user_only,
         sensitive: r.sensitive,

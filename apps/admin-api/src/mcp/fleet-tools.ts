@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { CallTools } from './call-tools';
+import { FleetToolSet } from './fleet-tool';
+import { ReadTools } from './read-tools';
+
+/** The fleet's MCP tools, one set for every revision and session. */
+@Injectable()
+export class FleetTools {
+  readonly set: FleetToolSet;
+
+  constructor(readTools: ReadTools, callTools: CallTools) {
+    this.set = new FleetToolSet([...readTools.tools(), ...callTools.tools()]);
+  }
+}

@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { roleAllows, type Role } from '@fleet/auth';
+import { Counter, type Registry } from '@fleet/telemetry';
+import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import type { Actor } from '../http/actor';
+import { ApiError } from '../http/api-error';
+import { METRICS_REGISTRY } from '../infra/tokens';
+import { OperatorsRepository } from '../operators/operators.repository';
+
+/**
+ * `/mcp` as an OAuth 2.1 resource server (MCP 2025-06-18 and later, basic/authorization): a JWT access token
+ * (RFC 9068) signed by the configured issuer's keys, whose audience is this resource (RFC 8707: a token issued for
+ * another resource is refused, even from the same issuer), of a client the configuration names as an agent. The
+ * agent acts for the person the configuration names, with at most that person's role.
+ */
+@Injectable()
+export class McpAccessTokens {
+  private jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private readonly refused: Counter;
+
+  constructor(
+    @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
+    private readonly operators: OperatorsRepository,
+    @Inject(METRICS_REGISTRY) registry: Registry,
+  ) {
+    this.refused = new Counter({
+      name: 'admin_api_mcp_token_refusals_total',
+      help: 'OAuth access tokens /mcp refused, by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+  }
+
+  get enabled(): boolean {
+    return this.config.MCP_OAUTH_ISSUER !== undefined && this.config.MCP_RESOURCE_URL !== undefined;
+  }
+
+  /** Whether a bearer is a JWT (three dot-separated base64url parts), not one of the API's own credentials. */
+  looksLikeJwt(bearer: string): boolean {
+    return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(bearer);
+  }
+
+  async actorOf(token: string): Promise<Actor> {
+    const payload = await this.verify(token);
+    const clientId = typeof payload['client_id'] === 'string' ? payload['client_id'] : payload['azp'];
+    const agent = typeof clientId === 'string' ? this.config.MCP_OAUTH_CLIENTS[clientId] : undefined;
+    if (typeof clientId !== 'string' || !agent)
+      throw this.refuse('unknown_client', 'this client is no agent here');
+    const operator = await this.operators.byEmail(agent.operator);
+    if (!operator || operator.disabledAt)
+      throw this.refuse('no_operator', 'the person this agent acts for cannot');
+    const role: Role = roleAllows(operator.role, agent.role) ? agent.role : operator.role;
+    return {
+      operatorId: operator.id,
+      email: operator.email,
+      name: operator.name,
+      role,
+      via: 'oauth',
+      oauthClientId: clientId,
+      ...(agent.groups ? { deviceGroups: agent.groups } : {}),
+    };
+  }
+
+  private async verify(token: string): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(token, await this.keys(), {
+        issuer: this.config.MCP_OAUTH_ISSUER!,
+        audience: this.config.MCP_RESOURCE_URL!,
+      });
+      return payload;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && (err as { claim?: string }).claim === 'aud') {
+        throw this.refuse('wrong_audience', 'this token was not issued for this resource');
+      }
+      if (code === 'ERR_JWT_EXPIRED') throw this.refuse('expired', 'the access token has expired');
+      throw this.refuse('invalid', 'the access token is not valid here');
+    }
+  }
+
+  private async keys(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (this.jwks) return this.jwks;
+    const url = this.config.MCP_OAUTH_JWKS_URL ?? (await this.discoverJwksUri());
+    this.jwks = createRemoteJWKSet(new URL(url));
+    return this.jwks;
+  }
+
+  private async discoverJwksUri(): Promise<string> {
+    const issuer = this.config.MCP_OAUTH_ISSUER!.replace(/\/+$/, '');
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const answer = await fetch(`${issuer}${path}`).catch(() => undefined);
+      if (!answer?.ok) continue;
+      const meta = (await answer.json()) as { jwks_uri?: unknown };
+      if (typeof meta.jwks_uri === 'string') return meta.jwks_uri;
+    }
+    throw new ApiError(
+      503,
+      'issuer_unavailable',
+      'the authorization server does not say where its keys are',
+      undefined,
+      5,
+    );
+  }
+
+  private refuse(reason: string, message: string): ApiError {
+    this.refused.inc({ reason });
+    return new ApiError(401, 'invalid_token', message);
+  }
+}

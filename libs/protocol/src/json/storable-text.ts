@@ -1,6 +1,7 @@
 // Postgres stores neither U+0000 (text refuses the byte, jsonb the `\u0000` escape) nor a lone UTF-16 surrogate
 // (jsonb refuses the escape JSON.stringify writes for one); a string holding either fails the whole statement.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what Postgres refuses
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** True when Postgres can store the string as text or inside jsonb. */

@@ -323,6 +323,46 @@ export function mcpReply(dialect: 'xiaozhi' | 'listenai'): fc.Arbitrary<FuzzRepl
   );
 }
 
+/**
+ * A tools/list page (xiaozhi §3.2) a device could send instead of its own: tools with any names, descriptions,
+ * schemas and annotations, any cursor, or the page damaged. The request's id goes where REPLY_ID stands.
+ */
+export const toolsListPage: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .record({
+      tools: fc.array(
+        fc.record(
+          {
+            name: fc.oneof(hostileString, fc.constant('self.get_device_status')),
+            description: fc.oneof(hostileString, hostileJson),
+            inputSchema: fc.oneof(
+              hostileJson,
+              fc.record({
+                type: fc.constant('object'),
+                properties: fc.dictionary(hostileString, hostileJson),
+              }),
+            ),
+            annotations: hostileJson,
+          },
+          { requiredKeys: ['name'] },
+        ),
+        { maxLength: 6 },
+      ),
+      nextCursor: fc.option(hostileString, { nil: undefined }),
+    })
+    .map((result) => JSON.stringify({ jsonrpc: '2.0', id: '__REPLY_ID__', result })),
+  hostileJson.map((result) => JSON.stringify({ jsonrpc: '2.0', id: '__REPLY_ID__', result })),
+  damagedText(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: '__REPLY_ID__',
+      result: {
+        tools: [{ name: 'self.get_device_status', description: 'status', inputSchema: { type: 'object' } }],
+      },
+    }),
+  ).map((b) => b.toString('latin1')),
+);
+
 // ---- REST query parameters and cursors ----
 
 const cursorJson = fc.array(hostileJson, { maxLength: 6 }).map((parts) => JSON.stringify(parts));

@@ -15,7 +15,7 @@ import {
   udp,
   type FuzzTarget,
 } from './drivers/edge-targets';
-import { listenAiReplies, xiaozhiReplies } from './drivers/reply-targets';
+import { listenAiReplies, xiaozhiCatalogs, xiaozhiReplies } from './drivers/reply-targets';
 import { documentedGetRoutes, restQueries } from './drivers/rest-target';
 import { startFuzzPlatform, type FuzzPlatform } from './fuzz-platform';
 
@@ -30,6 +30,7 @@ const BYSTANDER_LISTENAI = '02:f1:00:00:00:02';
 const FUZZED_XIAOZHI = '02:f1:00:00:00:03';
 const FUZZED_LISTENAI = '02:f1:00:00:00:04';
 const RAW_LINK_DEVICE = '02:f1:00:00:00:05';
+const CATALOG_DEVICE = '02:f1:00:00:00:06';
 
 describe(`every input a device or a stranger controls (seed ${SEED}, ${RUNS} runs a target)`, () => {
   let platform: FuzzPlatform;
@@ -130,6 +131,15 @@ describe(`every input a device or a stranger controls (seed ${SEED}, ${RUNS} run
   it('ListenAI replies of any shape seal their call with a sent verdict; another id never pairs', async () => {
     const { device } = await platform.listenAi(FUZZED_LISTENAI);
     await fuzz(listenAiReplies(device));
+  }, 180_000);
+
+  it('tools/list pages of any shape end their discovery, stored or counted as failed; the device is then discovered again', async () => {
+    const device = await platform.xiaozhi(CATALOG_DEVICE);
+    await fuzz(xiaozhiCatalogs(device));
+    device.clearFaults();
+    device.flap();
+    await waitFor(async () => device.connected, { what: 'the device back', timeoutMs: 10_000 });
+    expect(await platform.callAndSeal(CATALOG_DEVICE, 'self.get_device_status')).toBe('verified');
   }, 180_000);
 
   it('REST query parameters, cursors and path parameters never answer 5xx; a 400 names its field', async () => {

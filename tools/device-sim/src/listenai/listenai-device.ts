@@ -15,7 +15,7 @@ import { ARCS_MINI_TOOLS, type ListenAiState, type ListenAiTool } from './listen
 
 export type ListenAiFaults = Pick<
   FaultKnobs,
-  'dropReplies' | 'replyDelayMs' | 'lie' | 'brokenJson' | 'flapEveryMs' | 'rewriteCallReply'
+  'dropReplies' | 'replyDelayMs' | 'lie' | 'brokenJson' | 'flapEveryMs' | 'rewriteReply'
 >;
 
 export interface ListenAiDeviceOptions {
@@ -178,10 +178,7 @@ export class ListenAiDevice extends TypedEmitter<ListenAiEvents> {
     if (happens(faults.dropReplies)) return;
     const encoded = encodeMcpReply(link, reply);
     if (!encoded.ok) return;
-    const rewritten =
-      reply.method === 'tools/call' && faults.rewriteCallReply
-        ? faults.rewriteCallReply(encoded.value)
-        : encoded.value;
+    const rewritten = faults.rewriteReply ? faults.rewriteReply(encoded.value, reply.method) : encoded.value;
     const text_ = happens(faults.brokenJson)
       ? rewritten.slice(0, Math.floor(rewritten.length / 2))
       : rewritten;

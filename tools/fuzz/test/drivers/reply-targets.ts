@@ -1,5 +1,6 @@
 import type { ListenAiDevice, SimDevice } from '@fleet/device-sim';
-import { mcpReply, REPLY_ID, type FuzzReply } from '../../src/arbitraries';
+import { mcpReply, REPLY_ID, toolsListPage, type FuzzReply } from '../../src/arbitraries';
+import { waitFor } from '@fleet/testing';
 import type { FuzzPlatform } from '../fuzz-platform';
 import type { CaseOutcome, FuzzTarget } from './edge-targets';
 
@@ -16,7 +17,8 @@ const ORCHESTRATOR_INPUT = [
  * dialects' replies carry the id at the top: xiaozhi §3, seed 002's flat envelope).
  */
 function replacing(reply: FuzzReply) {
-  return (genuine: string): string => {
+  return (genuine: string, method: string): string => {
+    if (method !== 'tools/call') return genuine;
     const { id } = JSON.parse(genuine) as { id: unknown };
     return reply.text.replaceAll(REPLY_ID, JSON.stringify(id));
   };
@@ -53,7 +55,7 @@ export function xiaozhiReplies(device: SimDevice): FuzzTarget<FuzzReply> {
     counters: ORCHESTRATOR_INPUT,
     weight: 0.5,
     async send(platform, reply) {
-      device.setFaults({ rewriteCallReply: replacing(reply) });
+      device.setFaults({ rewriteReply: replacing(reply) });
       return sealedCase(platform, device.mac, 'self.get_device_status', reply);
     },
   };
@@ -68,8 +70,47 @@ export function listenAiReplies(device: ListenAiDevice): FuzzTarget<FuzzReply> {
     counters: ORCHESTRATOR_INPUT,
     weight: 0.5,
     async send(platform, reply) {
-      device.setFaults({ rewriteCallReply: replacing(reply) });
+      device.setFaults({ rewriteReply: replacing(reply) });
       return sealedCase(platform, device.mac, 'get_volume', reply);
+    },
+  };
+}
+
+const DISCOVERIES = [{ name: 'orchestrator_discoveries_total' }];
+const FAILED_DISCOVERIES = [{ name: 'orchestrator_discoveries_total', outcomes: ['failed'] }];
+
+/**
+ * tools/list pages of any shape: the device reconnects, the orchestrator discovers it again, and each discovery
+ * must end (a catalog stored or the discovery counted as failed) without stopping anything.
+ */
+export function xiaozhiCatalogs(device: SimDevice): FuzzTarget<string> {
+  return {
+    name: 'MCP discovery, xiaozhi',
+    input: 'tools/list pages of any shape: hostile names, descriptions, schemas, cursors; damaged pages',
+    service: 'orchestrator',
+    arbitrary: toolsListPage,
+    counters: FAILED_DISCOVERIES,
+    weight: 0.5,
+    async send(platform, page) {
+      device.setFaults({
+        rewriteReply: (genuine, method) => {
+          if (method !== 'tools/list') return genuine;
+          const { id } = JSON.parse(genuine) as { id: unknown };
+          return page.replaceAll(REPLY_ID, JSON.stringify(id));
+        },
+      });
+      const failed = () => platform.counters('orchestrator', FAILED_DISCOVERIES);
+      const [endedBefore, failedBefore] = await Promise.all([
+        platform.counters('orchestrator', DISCOVERIES),
+        failed(),
+      ]);
+      device.flap();
+      await waitFor(async () => (await platform.counters('orchestrator', DISCOVERIES)) > endedBefore, {
+        what: 'the discovery after a reconnect to end',
+        timeoutMs: 20_000,
+      });
+      const outcome = (await failed()) > failedBefore ? 'failed' : 'stored';
+      return { outcome, refused: outcome === 'failed' };
     },
   };
 }

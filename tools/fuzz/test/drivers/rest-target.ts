@@ -65,7 +65,7 @@ export function restQueries(routes: GetRoute[], knownDeviceId: string): FuzzTarg
       { name: 'admin_api_client_errors_total' },
     ],
     async send(platform: FuzzPlatform, { route, pathValue, params: pairs }) {
-      const path = route.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pathValue));
+      const path = route.path.replace(/\{[^}]+\}/g, () => percentEncoded(pathValue));
       const query = new URLSearchParams(pairs).toString();
       const answer = await fetch(`${platform.urls.api}${path}${query ? `?${query}` : ''}`, {
         headers: { authorization: `Bearer ${platform.operatorKey}` },
@@ -84,4 +84,27 @@ export function restQueries(routes: GetRoute[], knownDeviceId: string): FuzzTarg
       return { outcome: `http ${answer.status}`, refused: answer.status >= 400 && answer.status !== 404 };
     },
   };
+}
+
+/**
+ * Percent-encodes any string, lone surrogates included (encodeURIComponent throws on those): a client can send
+ * the bytes a lone surrogate would have in WTF-8 (ED A0 80 for U+D800), so a server must take them too.
+ */
+function percentEncoded(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const pair =
+      unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && /[\udc00-\udfff]/.test(text[i + 1]!);
+    if (pair) {
+      out += encodeURIComponent(text.slice(i, i + 2));
+      i++;
+    } else if (unit >= 0xd800 && unit <= 0xdfff) {
+      const bytes = [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)];
+      out += bytes.map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    } else {
+      out += encodeURIComponent(text[i]!);
+    }
+  }
+  return out;
 }

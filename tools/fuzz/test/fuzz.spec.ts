@@ -138,7 +138,7 @@ describe(`every input a device or a stranger controls (seed ${SEED}, ${RUNS} run
     await fuzz(xiaozhiCatalogs(device));
     device.clearFaults();
     device.flap();
-    await waitFor(async () => device.connected, { what: 'the device back', timeoutMs: 10_000 });
+    await waitFor(() => device.connected, { what: 'the device back', timeoutMs: 10_000 });
     expect(await platform.callAndSeal(CATALOG_DEVICE, 'self.get_device_status')).toBe('verified');
   }, 180_000);
 

@@ -17,3 +17,4 @@ export { registerListenAiDevice, type RegisteredListenAiDevice } from './listena
 export { spokenPcm, withSilence, toneWav } from './speech';
 export { countStatements, type StatementCounter } from './statement-counter';
 export { parsePrometheusText, scrape, scrapeMetrics, type Sample } from './metrics-scrape';
+export { withMarkedSection } from './marked-section';

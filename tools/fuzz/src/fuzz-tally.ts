@@ -26,9 +26,6 @@ export function recordOutcome(tally: TargetTally, outcome: string, refused: bool
   if (refused) tally.refused += times;
 }
 
-const MARK_BEGIN = '<!-- fuzz:begin -->';
-const MARK_END = '<!-- fuzz:end -->';
-
 /** Pure: the fuzz section of docs/RELIABILITY.md, from one `npm run fuzz`. */
 export function fuzzSection(
   tallies: TargetTally[],
@@ -46,7 +43,6 @@ export function fuzzSection(
       `${t.failure ? `**${t.failure.replace(/\|/g, '\\|').slice(0, 200)}**` : 'none'} |`,
   );
   return [
-    MARK_BEGIN,
     '## Fuzzing: every input a device or a stranger controls',
     '',
     'Written by `npm run fuzz` (tools/fuzz): the broker, the orchestrator and the admin API as processes from',
@@ -64,18 +60,7 @@ export function fuzzSection(
     ...rows,
     '',
     ...FOUND,
-    MARK_END,
   ].join('\n');
-}
-
-/** Replaces the fuzz section of the reliability report, or appends it. */
-export function withFuzzSection(document: string, section: string): string {
-  const begin = document.indexOf(MARK_BEGIN);
-  const end = document.indexOf(MARK_END);
-  if (begin >= 0 && end > begin) {
-    return document.slice(0, begin) + section + document.slice(end + MARK_END.length);
-  }
-  return `${document.trimEnd()}\n\n${section}\n`;
 }
 
 /** What fuzzing found, fixed or not (kept by hand: a run only adds counterexamples to the table). */

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { registerListenAiDevice, waitFor } from '@fleet/testing';
-import { fuzzSection, newTally, recordOutcome, withFuzzSection, type TargetTally } from '../src/fuzz-tally';
+import { registerListenAiDevice, waitFor, withMarkedSection } from '@fleet/testing';
+import { fuzzSection, newTally, recordOutcome, type TargetTally } from '../src/fuzz-tally';
 import { Bystanders } from './bystanders';
 import {
   activate,
@@ -63,7 +63,7 @@ describe(`every input a device or a stranger controls (seed ${SEED}, ${RUNS} run
         runsPerTarget: RUNS,
         seconds: (Date.now() - started) / 1000,
       });
-      writeFileSync(REPORT, withFuzzSection(readFileSync(REPORT, 'utf8'), section));
+      writeFileSync(REPORT, withMarkedSection(readFileSync(REPORT, 'utf8'), 'fuzz', section));
     }
     await platform?.close();
   }, 60_000);

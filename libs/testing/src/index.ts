@@ -16,3 +16,5 @@ export { startServiceProcess, type ServiceProcess } from './service-process';
 export { registerListenAiDevice, type RegisteredListenAiDevice } from './listenai-devices';
 export { spokenPcm, withSilence, toneWav } from './speech';
 export { countStatements, type StatementCounter } from './statement-counter';
+export { parsePrometheusText, scrape, scrapeMetrics, type Sample } from './metrics-scrape';
+export { withMarkedSection } from './marked-section';

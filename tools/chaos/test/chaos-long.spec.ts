@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withMarkedSection } from '@fleet/testing';
 import { startChaosPlatform, type ChaosPlatform } from './chaos-platform';
 import { LINKS, SERVICES } from './links';
 import { reliabilityReport } from './reliability-report';
@@ -86,10 +87,12 @@ function cases(): LongCase[] {
   afterAll(async () => {
     await p?.close();
     if (results.length > 0) {
-      writeFileSync(
-        REPORT,
-        reliabilityReport(results, { date: new Date().toISOString().slice(0, 16), load, devices: DEVICES }),
-      );
+      const section = reliabilityReport(results, {
+        date: new Date().toISOString().slice(0, 16),
+        load,
+        devices: DEVICES,
+      });
+      writeFileSync(REPORT, withMarkedSection(readFileSync(REPORT, 'utf8'), 'chaos', section));
       console.log(`chaos: wrote ${REPORT}`);
     }
   }, 60_000);

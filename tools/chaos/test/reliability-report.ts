@@ -23,7 +23,7 @@ export function reliabilityReport(
         .join(', ')} | ${r.notes.join('; ') || ''} |`,
   );
   return [
-    '# Reliability: the faults the platform survives',
+    '## Faults the platform survives',
     '',
     'Written by `npm run chaos` (tools/chaos): the four services as processes from `dist/`, a simulated fleet, operator',
     'calls and voice turns from text a few a second through the admin API (retried with the same `Idempotency-Key`',
@@ -51,7 +51,7 @@ export function reliabilityReport(
 
 /** What the runs found, fixed or not, and what this suite does not cover. */
 const NOTES = [
-  '## Found by this suite',
+  '### Found by this suite',
   '',
   '- Fixed: a Postgres restart killed the orchestrator and the voice worker. A pooled client checked out',
   "  mid-transaction whose connection died emitted an `'error'` nobody listened to (pg's pool listens on idle",

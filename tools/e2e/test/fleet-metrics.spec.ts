@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import mqtt from 'mqtt';
 import { encodeUsername, signMqttPassword } from '@fleet/protocol';
-import { waitFor } from '@fleet/testing';
+import { scrape, waitFor } from '@fleet/testing';
 import { startE2ePlatform, type E2ePlatform } from './platform';
-import { scrape } from './prometheus-text';
 
 const MAC = '02:e2:00:00:00:02';
 

@@ -34,6 +34,7 @@ export function registerRequestTelemetry(fastify: FastifyInstance, registry: Reg
     { span: Span; context: ReturnType<typeof startDetachedSpan>['context'] }
   >();
   const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
+  countClientErrors(fastify, registry);
 
   fastify.addHook('onRequest', (request, _reply, done) => {
     const header = request.headers['traceparent'];
@@ -64,5 +65,24 @@ export function registerRequestTelemetry(fastify: FastifyInstance, registry: Reg
       active.delete(request);
     }
     done();
+  });
+}
+
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (headers too large: 431; not HTTP: 400; too slow:
+ * 408) is answered by Fastify's client error handler and never reaches a route, so it is counted here.
+ */
+function countClientErrors(fastify: FastifyInstance, registry: Registry): void {
+  const clientErrors = new Counter({
+    name: 'admin_api_client_errors_total',
+    help: 'Connections refused by the HTTP parser before routing (malformed request, headers too large, too slow), by code',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  fastify.server.on('clientError', (err: Error & { code?: unknown }) => {
+    const code = typeof err.code === 'string' && ERROR_CODE.test(err.code) ? err.code : 'other';
+    clientErrors.inc({ code });
   });
 }

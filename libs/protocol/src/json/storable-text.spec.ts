@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isStorableText, withoutUnstorableText } from './storable-text';
+import { isStorableText, withoutUnstorableText, withStorableText } from './storable-text';
 
 describe('text Postgres can store', () => {
   it('refuses U+0000 and lone surrogates, and takes a surrogate pair', () => {
@@ -61,3 +61,40 @@ function collectStrings(node: unknown): string[] {
   }
   return [];
 }
+
+describe('withStorableText', () => {
+  it('replaces U+0000 and lone surrogates with U+FFFD in strings and keys, keeping dates and byte arrays', () => {
+    const at = new Date('2026-12-06T00:00:00Z');
+    const bytes = Uint8Array.from([0, 1]);
+    const cleaned = withStorableText({ text: 'a\u0000b', ['k\ud800']: ['\udfffx', 'ok'], at, bytes, n: 1 });
+    expect(cleaned).toEqual({ text: 'a\uFFFDb', ['k\uFFFD']: ['\uFFFDx', 'ok'], at, bytes, n: 1 });
+    expect(cleaned.at).toBe(at);
+    expect(cleaned.bytes).toBe(bytes);
+  });
+
+  it('returns the very value when every string is storable, and keeps surrogate pairs', () => {
+    const value = { text: 'emoji 😀', list: [{ deep: '需要用户确认' }] };
+    expect(withStorableText(value)).toBe(value);
+  });
+
+  it('leaves no string Postgres refuses, whatever the input', () => {
+    // Any UTF-16 code units, so lone surrogates and U+0000 come up often.
+    const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 12 });
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        codeUnits.map((units) => String.fromCharCode(...units)),
+        (json, text) => {
+          const cleaned = withStorableText({ json, text, [text]: json });
+          const strings: string[] = [];
+          JSON.stringify(cleaned, (key, v: unknown) => {
+            strings.push(key);
+            if (typeof v === 'string') strings.push(v);
+            return v;
+          });
+          return strings.every(isStorableText);
+        },
+      ),
+    );
+  });
+});

@@ -1,6 +1,8 @@
 // Postgres stores neither U+0000 (text refuses the byte, jsonb the `\u0000` escape) nor a lone UTF-16 surrogate
 // (jsonb refuses the escape JSON.stringify writes for one); a string holding either fails the whole statement.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what Postgres refuses
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** True when Postgres can store the string as text or inside jsonb. */
 export function isStorableText(text: string): boolean {
@@ -40,4 +42,35 @@ export function withoutUnstorableText<T extends object | undefined>(
 
 function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
+}
+
+/**
+ * The same value with every string (keys included) Postgres could store: U+0000 and each lone surrogate become
+ * U+FFFD, as a UTF-8 decoder shows bytes it cannot read. For text the platform keeps alongside the exact bytes
+ * (evidence keeps a reply raw, in base64): the words stay readable and the statement cannot fail on them. The value
+ * itself comes back when nothing needs it (the common case costs one walk, no copy).
+ */
+export function withStorableText<T>(value: T): T {
+  return hasUnstorableText(value) ? (clean(value) as T) : value;
+}
+
+function isPlainContainer(node: unknown): node is object {
+  return node !== null && typeof node === 'object' && !(node instanceof Date) && !ArrayBuffer.isView(node);
+}
+
+function hasUnstorableText(node: unknown): boolean {
+  if (typeof node === 'string') return !isStorableText(node);
+  if (Array.isArray(node)) return node.some(hasUnstorableText);
+  if (!isPlainContainer(node)) return false;
+  for (const key of Object.keys(node)) {
+    if (!isStorableText(key) || hasUnstorableText((node as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function clean(node: unknown): unknown {
+  if (typeof node === 'string') return node.replace(UNSTORABLE, '\uFFFD');
+  if (Array.isArray(node)) return node.map(clean);
+  if (!isPlainContainer(node)) return node;
+  return Object.fromEntries(Object.entries(node).map(([key, item]) => [clean(key) as string, clean(item)]));
 }

@@ -22,6 +22,8 @@ export interface FaultKnobs {
   readonly rollbackUpgrades: ImageCrash | undefined;
   /** Drop the MQTT connection this often (esp-mqtt reconnects; no reboot, no OTA check-in). 0 = never. */
   readonly flapEveryMs: number;
+  /** A reply replaced by what this returns for it, given the method it answers (a fuzzer's reply of any shape). */
+  readonly rewriteReply: ((reply: string, method: string) => string) | undefined;
 }
 
 export const NO_FAULTS: FaultKnobs = Object.freeze({
@@ -32,6 +34,7 @@ export const NO_FAULTS: FaultKnobs = Object.freeze({
   failUpgrades: false,
   rollbackUpgrades: undefined,
   flapEveryMs: 0,
+  rewriteReply: undefined,
 });
 
 /** Fleet-wide knobs are shared by reference; a device's own settings sit on top of them. */

@@ -1,4 +1,10 @@
-import { deviceMessage, type CallStep, type CJsonValue, type ScheduledTask } from '@fleet/protocol';
+import {
+  deviceMessage,
+  getItemCaseInsensitive,
+  type CallStep,
+  type CJsonValue,
+  type ScheduledTask,
+} from '@fleet/protocol';
 import { upgradeFirmware } from '../firmware/upgrade';
 import type { DeviceHost } from './device-host';
 import { happens } from './faults';
@@ -18,10 +24,16 @@ export function dispatchMcp(host: DeviceHost, rt: Runtime, payload: CJsonValue):
   switch (step.kind) {
     case 'silent':
       return;
-    case 'reply':
+    case 'reply': {
       if (step.vision) rt.vision = step.vision;
-      rt.mainTask.schedule(() => sendMcpReply(host, rt, step.payload));
+      const rewrite = host.faults.current.rewriteReply;
+      const method = getItemCaseInsensitive(payload, 'method');
+      const reply = rewrite
+        ? rewrite(step.payload, method?.kind === 'string' ? method.value : '')
+        : step.payload;
+      rt.mainTask.schedule(() => sendMcpReply(host, rt, reply));
       return;
+    }
     case 'call':
       rt.mainTask.schedule(() => runCall(host, rt, step));
       return;
@@ -30,8 +42,10 @@ export function dispatchMcp(host: DeviceHost, rt: Runtime, payload: CJsonValue):
 
 async function runCall(host: DeviceHost, rt: Runtime, step: CallStep): Promise<void> {
   const outcome = await runToolCallback(host, rt, step);
+  const rewrite = host.faults.current.rewriteReply;
   for (const item of host.core().finishCall(step, outcome)) {
-    if (item.kind === 'send') rt.mainTask.schedule(() => sendMcpReply(host, rt, item.payload));
+    const payload = item.kind === 'send' && rewrite ? rewrite(item.payload, 'tools/call') : undefined;
+    if (item.kind === 'send') rt.mainTask.schedule(() => sendMcpReply(host, rt, payload ?? item.payload));
     else rt.mainTask.schedule(() => runScheduledTask(host, rt, item.task));
   }
 }

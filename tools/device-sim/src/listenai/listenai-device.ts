@@ -15,7 +15,7 @@ import { ARCS_MINI_TOOLS, type ListenAiState, type ListenAiTool } from './listen
 
 export type ListenAiFaults = Pick<
   FaultKnobs,
-  'dropReplies' | 'replyDelayMs' | 'lie' | 'brokenJson' | 'flapEveryMs'
+  'dropReplies' | 'replyDelayMs' | 'lie' | 'brokenJson' | 'flapEveryMs' | 'rewriteReply'
 >;
 
 export interface ListenAiDeviceOptions {
@@ -178,9 +178,10 @@ export class ListenAiDevice extends TypedEmitter<ListenAiEvents> {
     if (happens(faults.dropReplies)) return;
     const encoded = encodeMcpReply(link, reply);
     if (!encoded.ok) return;
+    const rewritten = faults.rewriteReply ? faults.rewriteReply(encoded.value, reply.method) : encoded.value;
     const text_ = happens(faults.brokenJson)
-      ? encoded.value.slice(0, Math.floor(encoded.value.length / 2))
-      : encoded.value;
+      ? rewritten.slice(0, Math.floor(rewritten.length / 2))
+      : rewritten;
     const send = () => {
       if (socket.readyState !== WebSocket.OPEN) return;
       socket.send(text_);

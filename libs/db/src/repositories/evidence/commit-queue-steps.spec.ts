@@ -286,4 +286,33 @@ describe('call steps through the commit queue', () => {
     expect(await callRow(bad)).toMatchObject({ state: 'queued' });
     await q.step(sealing(good, a));
   });
+
+  it("commits a step carrying a device's U+0000 and lone surrogate, with the others of its batch, as U+FFFD", async () => {
+    const q = queue();
+    const [a, b] = [DEVICES[0]!, DEVICES[1]!];
+    const [poisoned, other] = [await newCall(a), await newCall(b)];
+    await Promise.all([q.step(sending(poisoned, a)), q.step(sending(other, b))]);
+    const sealed = sealing(poisoned, a);
+    const words: CallStep = {
+      ...sealed,
+      transition: {
+        ...sealed.transition,
+        reason: 'the device said "\u0000\ud800"',
+      } as CallStep['transition'],
+      rows: [
+        { stage: 'response', payload: { outcome: 'reply', text: 'a\u0000b', ['k\udfff']: 1 } },
+        { stage: 'effect', payload: { method: 'reply_is_effect' } },
+      ],
+    };
+    const outcomes = await Promise.all([q.step(words), q.step(sealing(other, b))]);
+    expect(outcomes).toEqual([{ moved: true }, { moved: true }]);
+    const sealedRow = await db
+      .selectFrom('call')
+      .select(['verdict', 'verdict_reason as reason'])
+      .where('id', '=', poisoned)
+      .executeTakeFirstOrThrow();
+    expect(sealedRow).toEqual({ verdict: 'verified', reason: 'the device said "\uFFFD\uFFFD"' });
+    const response = (await chainOf(a)).find((r) => r.call_id === poisoned && r.stage === 'response')!;
+    expect(response.payload).toEqual({ outcome: 'reply', text: 'a\uFFFDb', ['k\uFFFD']: 1 });
+  });
 });

@@ -1,3 +1,4 @@
+import { withStorableText } from '@fleet/protocol';
 import type { Pool } from 'pg';
 import { partitionOf } from '@fleet/domain';
 import type { CallStep, StepOutcome } from '../calls/call-step';
@@ -81,7 +82,10 @@ export class CommitQueue {
    * A call step; resolves once it is committed (or refused: `moved: false` when the call was cancelled or sealed
    * meanwhile; rejects with LeaseLostError when the partition's lease is gone).
    */
-  step(step: CallStep): Promise<StepOutcome> {
+  step(asked: CallStep): Promise<StepOutcome> {
+    // A device's words reach the rows and the seal's reason (a reply's text, its error); a U+0000 in them would
+    // fail the whole batch's statement, other calls' steps with it. The raw bytes stay exact in base64.
+    const step = withStorableText(asked);
     return new Promise<StepOutcome>((resolve, reject) => {
       // The row moves on from `sending` directly: a `sent` nobody has written yet says nothing the next step
       // does not, so it is answered as not moved and never written.

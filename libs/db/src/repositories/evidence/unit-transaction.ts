@@ -1,3 +1,4 @@
+import { withStorableText } from '@fleet/protocol';
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import type { Database } from '../../client/kysely';
 import { databaseOn } from '../../client/single-connection';
@@ -85,7 +86,15 @@ function unitTx(
         tentative.get(deviceId) ??
         ctx.heads.get(deviceId) ??
         (await store.loadHeads(client, [deviceId])).get(deviceId)!;
-      const chained = chainLinks(head, callId, deviceId, rows, seal, new Date().toISOString());
+      const storable = withStorableText({ rows, seal });
+      const chained = chainLinks(
+        head,
+        callId,
+        deviceId,
+        storable.rows,
+        storable.seal,
+        new Date().toISOString(),
+      );
       batchRows.push(...chained.rows);
       tentative.set(deviceId, chained.head);
     },

@@ -20,15 +20,20 @@ export function parsePrometheusText(text: string): Sample[] {
   return samples;
 }
 
+/** Every sample a service's /metrics shows now. */
+export async function scrapeMetrics(url: string): Promise<Sample[]> {
+  const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) });
+  if (!response.ok) throw new Error(`${url}/metrics answered ${response.status}`);
+  return parsePrometheusText(await response.text());
+}
+
 /** The sum of a metric's samples whose labels include `labels` (0 when none: a counter not yet touched). */
 export async function scrape(
   url: string,
   name: string,
   labels: Record<string, string> = {},
 ): Promise<number> {
-  const response = await fetch(`${url}/metrics`);
-  if (!response.ok) throw new Error(`${url}/metrics answered ${response.status}`);
-  return parsePrometheusText(await response.text())
+  return (await scrapeMetrics(url))
     .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);
 }

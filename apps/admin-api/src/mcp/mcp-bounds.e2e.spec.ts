@@ -81,7 +81,12 @@ describe('/mcp bounds an agent', () => {
     expect(lamp).toEqual({
       name: 'self.lamp.toggle',
       // The platform's hints, not the device's: a tool it holds for nobody, that it cannot call a read.
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
       fromDevice: { description: INJECTION, inputSchema: expect.any(Object) },
     });
     const summary = (listed.content[0] as { text: string }).text;

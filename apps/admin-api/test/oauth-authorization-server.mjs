@@ -42,7 +42,12 @@ const provider = new Provider(issuer, {
       defaultResource: () => undefined,
       getResourceServerInfo: (_ctx, resource) => {
         if (resource !== mcpResource && resource !== otherResource) throw new Provider.errors.InvalidTarget();
-        return { audience: resource, accessTokenFormat: 'jwt', scope: 'fleet', jwt: { sign: { alg: 'RS256' } } };
+        return {
+          audience: resource,
+          accessTokenFormat: 'jwt',
+          scope: 'fleet',
+          jwt: { sign: { alg: 'RS256' } },
+        };
       },
     },
   },

@@ -69,3 +69,18 @@ export async function modernRequest(
   });
   return { status: response.status, body: (await response.json()) as Json };
 }
+
+/** An initialize request as a 2025-11-25 client sends it, for tests that read the HTTP answer itself. */
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw-http', version: '1' },
+  },
+};
+
+/** The Accept header Streamable HTTP asks of a client. */
+export const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };

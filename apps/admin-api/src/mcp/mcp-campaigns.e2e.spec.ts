@@ -222,6 +222,21 @@ describe('/mcp campaigns as tasks', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('refuses a campaign its selector gives no device to, and leaves no draft behind', async () => {
+    const client = await connect(operator.key);
+    const refused = (await client.callTool({
+      name: 'run_campaign',
+      arguments: { selector: { board: 'no-such-board' }, tool: 'self.get_device_status' },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]).toMatchObject({ text: expect.stringMatching(/^no_devices: /) });
+    const { rows } = await p.h.owner.query(
+      `SELECT c.state, c.state_reason FROM campaign c JOIN agent_campaign a ON a.campaign_id = c.id
+        WHERE c.selector->>'board' = 'no-such-board'`,
+    );
+    expect(rows).toEqual([{ state: 'cancelled', state_reason: expect.stringMatching(/^could not start: /) }]);
+  });
+
   it('bounds a group-scoped key’s campaign to its groups, and refuses one naming another group', async () => {
     const admin = await p.h.person('admin');
     const makeGroup = async (name: string, members: string[]) => {

@@ -1,12 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { decodeJwt, SignJWT } from 'jose';
 import type { Fleet } from '@fleet/device-sim';
 import { freePort, waitFor } from '@fleet/testing';
 import { startAuthorizationServer, type AuthorizationServer } from '../../test/authorization-server';
 import type { Json, Person } from '../../test/harness';
+import { connectMcp, INITIALIZE, MCP_ACCEPT } from '../../test/mcp-clients';
 import { startPlatform, type Platform } from '../../test/platform';
 
 const OTHER_RESOURCE = 'https://other.example.com/api';
@@ -25,39 +26,23 @@ describe('/mcp with OAuth access tokens', () => {
   const clients: Client[] = [];
 
   async function connect(token: string): Promise<Client> {
-    const client = new Client({ name: 'oauth-agent', version: '2.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(resource), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    });
-    await client.connect(transport);
+    const client = await connectMcp(resource, token, { name: 'oauth-agent' });
     clients.push(client);
     return client;
   }
 
   /** An initialize by hand, to read the status, the challenge and the JSON-RPC error as they are sent. */
-  async function initialize(authorization?: string) {
-    const response = await fetch(resource, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(authorization ? { authorization } : {}),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }),
+  async function initialize(token?: string) {
+    const answer = await p.h.request('POST', '/mcp', {
+      ...(token ? { key: token } : {}),
+      body: INITIALIZE,
+      headers: MCP_ACCEPT,
     });
+    const challenge = answer.headers['www-authenticate'];
     return {
-      status: response.status,
-      challenge: response.headers.get('www-authenticate'),
-      body: (await response.json()) as Json,
+      status: answer.status,
+      challenge: typeof challenge === 'string' ? challenge : null,
+      body: answer.body,
     };
   }
 
@@ -146,7 +131,7 @@ describe('/mcp with OAuth access tokens', () => {
       protocol: 'mcp',
       oauthClientId: 'fleet-agent',
       via: 'oauth',
-      client: { name: 'oauth-agent', version: '2.0.0' },
+      client: { name: 'oauth-agent', version: '1' },
     });
   });
 
@@ -154,19 +139,13 @@ describe('/mcp with OAuth access tokens', () => {
     const agent = clients[0]!;
     const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;
     const reader = await as.token('viewer', resource);
-    const borrowed = await fetch(resource, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${reader}`,
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': '2025-11-25',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+    const borrowed = await p.h.request('POST', '/mcp', {
+      key: reader,
+      headers: { ...MCP_ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/list' },
     });
     expect(borrowed.status).toBe(403);
-    expect(await borrowed.json()).toMatchObject({
+    expect(borrowed.body).toMatchObject({
       error: { message: expect.stringMatching(/^session_of_another: /) },
     });
     await expect(agent.listTools()).resolves.toMatchObject({ tools: expect.any(Array) });
@@ -174,7 +153,7 @@ describe('/mcp with OAuth access tokens', () => {
 
   it('refuses with 401 a token issued for another resource by the same authorization server', async () => {
     const before = await refusals('wrong_audience');
-    const refused = await initialize(`Bearer ${await as.token('agent', OTHER_RESOURCE)}`);
+    const refused = await initialize(await as.token('agent', OTHER_RESOURCE));
     expect(refused.status).toBe(401);
     expect(refused.challenge).toMatch(/error="invalid_token"/);
     expect(refused.challenge).toMatch(/resource_metadata="/);
@@ -184,7 +163,7 @@ describe('/mcp with OAuth access tokens', () => {
 
   it('refuses with 403 a valid token of a client the configuration names as no agent', async () => {
     const before = await refusals('unknown_client');
-    const refused = await initialize(`Bearer ${await as.token('stranger', resource)}`);
+    const refused = await initialize(await as.token('stranger', resource));
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toMatch(/^unknown_client: /);
     expect(await refusals('unknown_client')).toBe(before + 1);
@@ -195,7 +174,7 @@ describe('/mcp with OAuth access tokens', () => {
     const token = await as.token('shortLived', resource);
     const { exp } = decodeJwt(token);
     await waitFor(() => Date.now() / 1000 >= exp! + 1, { what: 'the token to expire', timeoutMs: 5_000 });
-    const refused = await initialize(`Bearer ${token}`);
+    const refused = await initialize(token);
     expect(refused.status).toBe(401);
     expect(refused.challenge).toMatch(/error="invalid_token"/);
     expect(refused.body.error.message).toMatch(/expired/);
@@ -212,7 +191,7 @@ describe('/mcp with OAuth access tokens', () => {
       .setIssuedAt()
       .setExpirationTime('5m')
       .sign(privateKey);
-    const refused = await initialize(`Bearer ${forged}`);
+    const refused = await initialize(forged);
     expect(refused.status).toBe(401);
     expect(refused.challenge).toMatch(/error="invalid_token"/);
     expect(await refusals('invalid')).toBe(before + 1);

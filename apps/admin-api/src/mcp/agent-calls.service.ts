@@ -6,7 +6,7 @@ import { DeviceScope } from '../auth/device-scope';
 import { refusal, UNAVAILABLE_STATUSES } from '../calls/call-refusal';
 import { CallsService } from '../calls/calls.service';
 import type { Actor, RequestOrigin } from '../http/actor';
-import { auditedStep, recordConfirmation } from './agent-audit';
+import { auditedStep } from './agent-audit';
 import type { AgentIdentity } from './agent-identity';
 import { AgentCallsRepository } from './agent-calls.repository';
 import type { CallToolInput } from './mcp-schemas';
@@ -54,15 +54,6 @@ export class AgentCallsService {
       }
     }
     return { ...(await this.create(caller, input)), joined: false };
-  }
-
-  /** What the agent's client answered to the approval page: recorded, never an approval (agent-audit.ts). */
-  recordConfirmation(
-    caller: AgentCaller,
-    callId: string,
-    answer: { action: string; via: string },
-  ): Promise<void> {
-    return recordConfirmation(this.audit, caller, { type: 'call', id: callId }, answer);
   }
 
   async create(

@@ -5,7 +5,7 @@ import { DeviceScope } from '../auth/device-scope';
 import { CampaignTransitionsService } from '../campaigns/campaign-transitions.service';
 import { CampaignsService, type CampaignView } from '../campaigns/campaigns.service';
 import { ApiError } from '../http/api-error';
-import { auditedStep, recordConfirmation } from './agent-audit';
+import { auditedStep } from './agent-audit';
 import type { AgentCaller } from './agent-calls.service';
 import { AgentCampaignsRepository } from './agent-campaigns.repository';
 import { AGENT_ABORT_RULE, AGENT_ROLLOUT, type RunCampaignInput } from './campaign-schemas';
@@ -73,14 +73,6 @@ export class AgentCampaignsService {
   /** Whose task the campaign is: the agent that asked for it through /mcp, if one did. */
   agentOf(campaignId: string): Promise<string | undefined> {
     return this.repo.agentOf(campaignId);
-  }
-
-  recordConfirmation(
-    caller: AgentCaller,
-    campaignId: string,
-    answer: { action: string; via: string },
-  ): Promise<void> {
-    return recordConfirmation(this.audit, caller, { type: 'campaign', id: campaignId }, answer);
   }
 
   private step(

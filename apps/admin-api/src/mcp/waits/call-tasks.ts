@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallView } from '../../calls/calls.service';
+import { AuditService } from '../../audit/audit.service';
 import { ApiError } from '../../http/api-error';
+import { recordConfirmation } from '../agent-audit';
 import { AgentCallsService, type AgentCaller } from '../agent-calls.service';
 import { CallResults } from '../call-results';
 import { CallWatcher } from '../call-watcher';
@@ -28,6 +30,7 @@ export class CallTasks {
     private readonly results: CallResults,
     private readonly agentCalls: AgentCallsService,
     private readonly watcher: CallWatcher,
+    private readonly audit: AuditService,
   ) {}
 
   /** Whether a task id is a call's. */
@@ -92,7 +95,8 @@ export class CallTasks {
       ...(elicitation ? { elicitation } : {}),
       result: () => this.result(view, caller.consoleUrl),
       cancel: (reason) => this.cancel(caller, view, reason),
-      confirm: (action, via) => this.agentCalls.recordConfirmation(caller, view.id, { action, via }),
+      confirm: (action, via) =>
+        recordConfirmation(this.audit, caller, { type: 'call', id: view.id }, { action, via }),
       changed: async (ms, signal) =>
         (await this.watcher.watch(view.id, { timeoutMs: ms, signal, onState: () => {} })).kind !== 'aborted',
     };

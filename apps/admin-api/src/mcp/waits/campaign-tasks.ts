@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { campaignActionTool } from '@fleet/domain';
 import type { CampaignView } from '../../campaigns/campaigns.service';
+import { AuditService } from '../../audit/audit.service';
 import { ApiError } from '../../http/api-error';
+import { recordConfirmation } from '../agent-audit';
 import type { AgentCaller } from '../agent-calls.service';
 import { AgentCampaignsService } from '../agent-campaigns.service';
 import type { CampaignOutcome } from '../campaign-schemas';
@@ -34,6 +36,7 @@ export class CampaignTasks {
   constructor(
     private readonly campaigns: AgentCampaignsService,
     private readonly waits: EventWaits,
+    private readonly audit: AuditService,
   ) {}
 
   owns(taskId: string): boolean {
@@ -93,7 +96,8 @@ export class CampaignTasks {
         assertCancellable(status);
         await this.campaigns.cancel(caller, view.id, reason);
       },
-      confirm: (action, via) => this.campaigns.recordConfirmation(caller, view.id, { action, via }),
+      confirm: (action, via) =>
+        recordConfirmation(this.audit, caller, { type: 'campaign', id: view.id }, { action, via }),
       changed: async (ms, signal) => {
         if (!isTerminal(status)) await this.waits.nap({ type: 'campaign', id: view.id }, ms, signal);
         return !signal.aborted && !this.waits.stopped.aborted;

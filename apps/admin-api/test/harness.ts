@@ -39,6 +39,8 @@ export interface Harness {
     url: string,
     opts?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: Buffer },
   ): Promise<Answer<T>>;
+  /** A second API on the same database and Redis (another replica, or this one after a restart). */
+  replica(): Promise<{ baseUrl: string; stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -48,24 +50,27 @@ let emails = 0;
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const [db, redis] = await Promise.all([createTestDatabase(), startTestRedis()]);
   const queuePrefix = 'test';
-  const api = await startAdminApi(
-    loadAdminApiConfig({
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      QUEUE_PREFIX: queuePrefix,
-      BIND_HOST: '127.0.0.1',
-      HTTP_PORT: '0',
-      LOG_LEVEL: 'silent',
-      // Only the webhook tests run the delivery worker: an idle BullMQ worker only slows every stop.
-      WEBHOOK_WORKER: 'false',
-      // Test receivers listen on loopback, which webhooks may not reach unless allowed.
-      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-      // Every JSON answer is parsed with its @fleet/api-contract schema: a drift answers 500 (DESIGN §8).
-      VALIDATE_ANSWERS: 'true',
-      ...env,
-    }),
-    createLogger('admin-api-test', 'silent'),
-  );
+  const start = (overrides: Record<string, string> = {}) =>
+    startAdminApi(
+      loadAdminApiConfig({
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: queuePrefix,
+        BIND_HOST: '127.0.0.1',
+        HTTP_PORT: '0',
+        LOG_LEVEL: 'silent',
+        // Only the webhook tests run the delivery worker: an idle BullMQ worker only slows every stop.
+        WEBHOOK_WORKER: 'false',
+        // Test receivers listen on loopback, which webhooks may not reach unless allowed.
+        WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        // Every JSON answer is parsed with its @fleet/api-contract schema: a drift answers 500 (DESIGN §8).
+        VALIDATE_ANSWERS: 'true',
+        ...env,
+        ...overrides,
+      }),
+      createLogger('admin-api-test', 'silent'),
+    );
+  const api = await start();
   const pool = new Pool({ connectionString: db.url, max: 4 });
   const owner = new Pool({ connectionString: db.ownerUrl, max: 2 });
 
@@ -87,6 +92,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     queuePrefix,
     baseUrl: `http://127.0.0.1:${api.ports.http}`,
     addKey,
+    async replica() {
+      const other = await start({ HTTP_PORT: '0' });
+      return { baseUrl: `http://127.0.0.1:${other.ports.http}`, stop: () => other.stop() };
+    },
     async person(role, opts = {}) {
       const email = opts.email ?? `person${++emails}-${process.pid}@example.com`;
       const passwordHash = opts.password ? await hashPassword(opts.password) : null;

@@ -51,6 +51,14 @@ export class DeviceScope {
     }
   }
 
+  /** A campaign selector for this actor: a bounded key's names its groups when it names none (then checked). */
+  async boundSelector<S extends { groups?: string[] | undefined }>(actor: Actor, selector: S): Promise<S> {
+    const groups = actor.deviceGroups;
+    if (!groups || selector.groups !== undefined) return selector;
+    const names = await this.repository.groupNames(groups);
+    return names.length > 0 ? { ...selector, groups: names } : selector;
+  }
+
   /**
    * Which devices a live view may announce to the actor: every one for an unscoped actor; for a bounded key,
    * those of its groups as last read (re-read every 10 s while the view is open). `stop` ends the re-reading.

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { freePort } from '@fleet/testing';
 import { startHarness, type Harness, type Json } from '../../test/harness';
+import { startScriptServer, type ScriptServer } from '../../test/script-server';
 
 /** Cookies per host, enough to follow a browser's redirects through the provider and back. */
 class Browser {
@@ -38,42 +36,27 @@ class Browser {
 }
 
 describe('OpenID Connect sign-in', () => {
-  let provider: ChildProcess;
+  let provider: ScriptServer<{ issuer: string; clientId: string; clientSecret: string }>;
   let issuer: string;
   let h: Harness;
 
   beforeAll(async () => {
     const port = await freePort();
     const redirect = `http://127.0.0.1:${port}/api/v1/auth/oidc/callback`;
-    provider = spawn(process.execPath, [join(__dirname, '../../test/oidc-provider.mjs'), redirect], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // Its development warnings (in-memory adapter) are expected; they are shown only if it fails to start.
-    let stderr = '';
-    provider.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = once(provider, 'exit').then(([code]) => {
-      // Only before it started: afterwards, exiting is what afterAll asks of it.
-      if (!issuer) throw new Error(`the OIDC provider exited with ${String(code)}: ${stderr}`);
-      return [''];
-    });
-    const [line] = (await Promise.race([
-      once(createInterface({ input: provider.stdout! }), 'line'),
-      exited,
-    ])) as [string];
-    const started = JSON.parse(line) as { issuer: string; clientId: string; clientSecret: string };
-    issuer = started.issuer;
+    provider = await startScriptServer(join(__dirname, '../../test/oidc-provider.mjs'), [redirect]);
+    issuer = provider.started.issuer;
     h = await startHarness({
       HTTP_PORT: String(port),
       OIDC_ISSUER: issuer,
-      OIDC_CLIENT_ID: started.clientId,
-      OIDC_CLIENT_SECRET: started.clientSecret,
+      OIDC_CLIENT_ID: provider.started.clientId,
+      OIDC_CLIENT_SECRET: provider.started.clientSecret,
       OIDC_REDIRECT_URL: redirect,
       OIDC_ALLOW_HTTP: 'true',
     });
   });
   afterAll(async () => {
     await h.stop();
-    provider.kill('SIGTERM');
+    await provider.stop();
   });
 
   const signInAs = async (account: { sub: string; email: string; name: string }) => {

@@ -17,6 +17,6 @@ import { CampaignsService } from './campaigns.service';
     CampaignsRepository,
     CampaignTargetsRepository,
   ],
-  exports: [CampaignTransitionsService],
+  exports: [CampaignsService, CampaignTransitionsService],
 })
 export class CampaignsModule {}

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { CallState } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
-import { AuditService, auditableBody } from '../audit/audit.service';
+import { AuditService } from '../audit/audit.service';
 import { DeviceScope } from '../auth/device-scope';
 import { refusal, UNAVAILABLE_STATUSES } from '../calls/call-refusal';
 import { CallsService } from '../calls/calls.service';
 import type { Actor, RequestOrigin } from '../http/actor';
-import { ApiError } from '../http/api-error';
+import { auditedStep } from './agent-audit';
 import type { AgentIdentity } from './agent-identity';
 import { AgentCallsRepository } from './agent-calls.repository';
 import type { CallToolInput } from './mcp-schemas';
@@ -56,84 +56,40 @@ export class AgentCallsService {
     return { ...(await this.create(caller, input)), joined: false };
   }
 
-  /**
-   * What the agent's client answered to the approval page (MCP elicitation): the requester's own confirmation,
-   * recorded, and never an approval (DESIGN §4: a second person decides, in the console).
-   */
-  async recordConfirmation(
-    caller: AgentCaller,
-    callId: string,
-    answer: { action: string; via: string },
-  ): Promise<void> {
-    await this.audit.record(caller.actor, caller.origin, {
-      action: 'call.requester_confirmation',
-      targetType: 'call',
-      targetId: callId,
-      details: {
-        via: 'mcp',
-        answer: answer.action.slice(0, 20),
-        channel: answer.via,
-        counts_as_approval: false,
-        agent: caller.agent.context,
-      },
-    });
-  }
-
   async create(
     caller: AgentCaller,
     input: CallToolInput,
   ): Promise<{ callId: string; state: CallState; approvalId?: string }> {
     const { deviceId, ...body } = input;
-    const audited = (status: number, callId: string | null, error?: ApiError) =>
-      this.audit.record(caller.actor, caller.origin, {
+    return auditedStep(
+      this.audit,
+      caller,
+      {
         action: 'call.create',
         targetType: 'call',
-        targetId: callId,
-        details: {
-          via: 'mcp',
-          status,
-          outcome: error ? 'refused' : 'done',
-          ...(error ? { error: error.code, message: error.message } : {}),
-          params: { id: deviceId },
-          body: auditableBody(body),
-          agent: caller.agent.context,
-        },
-      });
-    try {
-      const created = await this.request(caller, input);
-      await audited(202, created.callId);
-      return created;
-    } catch (err) {
-      if (err instanceof ApiError) await audited(err.status, null, err);
-      throw err;
-    }
+        targetId: (created) => created.callId,
+        status: 202,
+        params: { id: deviceId },
+        body,
+      },
+      () => this.request(caller, input),
+    );
   }
 
   /** The REST route's cancel (one atomic UPDATE, then a wake); refused once the call has been sent. */
   async cancel(caller: AgentCaller, callId: string, reason: string): Promise<void> {
-    const audited = (status: number, error?: ApiError) =>
-      this.audit.record(caller.actor, caller.origin, {
-        action: 'call.cancel',
-        targetType: 'call',
-        targetId: callId,
-        details: {
-          via: 'mcp',
-          status,
-          outcome: error ? 'refused' : 'done',
-          ...(error ? { error: error.code, message: error.message } : {}),
-          params: { id: callId },
-          body: { reason },
-          agent: caller.agent.context,
-        },
-      });
-    try {
+    const step = {
+      action: 'call.cancel',
+      targetType: 'call',
+      targetId: callId,
+      status: 200,
+      params: { id: callId },
+      body: { reason },
+    };
+    await auditedStep(this.audit, caller, step, async () => {
       await this.scope.assertCall(caller.actor, callId);
       await this.operatorCalls.cancel(caller.actor, callId, reason);
-      await audited(200);
-    } catch (err) {
-      if (err instanceof ApiError) await audited(err.status, err);
-      throw err;
-    }
+    });
   }
 
   private async request(

@@ -6,7 +6,6 @@ import { AuditService } from '../audit/audit.service';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ApiError } from '../http/api-error';
 import { LOGGER } from '../infra/tokens';
-import { agentIdentity } from './agent-identity';
 import { AgentCallsService, type AgentCaller } from './agent-calls.service';
 import { CallResults } from './call-results';
 import { CallWatcher } from './call-watcher';
@@ -18,7 +17,8 @@ import {
   type CallToolInput,
 } from './mcp-schemas';
 import { ProgressReporter } from './progress-reporter';
-import { answer, callerOf, guarded, toolError } from './tool-results';
+import { agentCallerOf, deniedTool } from './tool-caller';
+import { answer, guarded } from './tool-results';
 
 const CANCEL_SEAL_WAIT_MS = 5_000; // the orchestrator seals a cancelled call as soon as it wakes
 
@@ -64,8 +64,9 @@ export class CallTools {
         },
         (input, ctx) =>
           guarded(this.logger, 'call_device_tool', async (): Promise<ToolAnswer> => {
-            const caller = this.caller(ctx);
-            if (!roleAllows(caller.actor.role, 'operator')) return this.denied(caller, 'call_device_tool');
+            const caller = agentCallerOf(ctx);
+            if (!roleAllows(caller.actor.role, 'operator'))
+              return deniedTool(this.audit, caller, 'call_device_tool');
             const work = () => this.callDeviceTool(caller, input, ctx);
             return ctx.session ? ctx.session.busy(work) : work();
           }),
@@ -89,8 +90,9 @@ export class CallTools {
         },
         ({ callId, reason }, ctx) =>
           guarded(this.logger, 'cancel_call', async (): Promise<ToolAnswer> => {
-            const caller = this.caller(ctx);
-            if (!roleAllows(caller.actor.role, 'operator')) return this.denied(caller, 'cancel_call');
+            const caller = agentCallerOf(ctx);
+            if (!roleAllows(caller.actor.role, 'operator'))
+              return deniedTool(this.audit, caller, 'cancel_call');
             return answer(
               await this.cancelCall(caller, callId, reason ?? 'cancelled by an agent through MCP', ctx),
             );
@@ -112,16 +114,16 @@ export class CallTools {
     const { wait, extra } = ctx;
     const created = await this.agentCalls.createOrJoin(caller, input);
     const { callId } = created;
-    if (wait.taskRequested) return { kind: 'task', callId };
+    if (wait.taskRequested) return { kind: 'task', taskId: callId };
     const awaitingPerson = created.state === 'awaiting_approval';
     if (wait.tasksOffered) {
-      if (awaitingPerson) return { kind: 'task', callId };
+      if (awaitingPerson) return { kind: 'task', taskId: callId };
       const end = await this.watcher.watch(callId, {
         timeoutMs: this.config.MCP_TASK_BUDGET_MS,
         signal: extra.signal,
         onState: () => {},
       });
-      if (end.kind !== 'sealed') return { kind: 'task', callId };
+      if (end.kind !== 'sealed') return { kind: 'task', taskId: callId };
       return answer(await this.resultOf(caller, callId));
     }
     if (awaitingPerson && wait.urlElicitation) {
@@ -202,30 +204,5 @@ export class CallTools {
       content: [{ type: 'text', text: 'Cancelled before it was sent.' }, ...result.content],
       isError: false,
     };
-  }
-
-  private caller(ctx: ToolContext): AgentCaller {
-    const { actor, origin, consoleUrl, protocolVersion, clientInfo, traceparent } = callerOf(ctx.extra);
-    const client = ctx.session?.clientInfo() ?? clientInfo;
-    return {
-      actor,
-      origin,
-      consoleUrl,
-      ...(traceparent ? { traceparent } : {}),
-      agent: agentIdentity(actor, client, ctx.session?.id ?? '', protocolVersion),
-    };
-  }
-
-  /** As the REST guard does for a mutating route: the refusal is audited, then said plainly. */
-  private async denied(caller: AgentCaller, tool: string): Promise<ToolAnswer> {
-    await this.audit.record(caller.actor, caller.origin, {
-      action: 'access.denied',
-      targetType: 'mcp_tool',
-      targetId: tool,
-      details: { via: 'mcp', needed: 'operator', held: caller.actor.role, agent: caller.agent.context },
-    });
-    return answer(
-      toolError('role_required', `${tool} needs the operator role; yours is ${caller.actor.role}`),
-    );
   }
 }

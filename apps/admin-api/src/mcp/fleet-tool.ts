@@ -7,6 +7,7 @@ import {
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
+import { roleAllows, type Role } from '@fleet/auth';
 import type { McpSessionContext } from './mcp-session';
 import type { ToolExtra } from './tool-results';
 
@@ -30,10 +31,10 @@ export interface ToolContext {
   wait: WaitStyle;
 }
 
-/** What a tool answers: a result, or a call the client is to follow as a task, or one a person must decide. */
+/** What a tool answers: a result, or a task (a call or campaign) the client is to follow, or a call a person must decide. */
 export type ToolAnswer =
   | { kind: 'result'; result: CallToolResult }
-  | { kind: 'task'; callId: string }
+  | { kind: 'task'; taskId: string }
   | { kind: 'needs_person'; callId: string; approvalId: string };
 
 export interface ToolDefinition<I extends z.ZodType> {
@@ -43,12 +44,15 @@ export interface ToolDefinition<I extends z.ZodType> {
   outputSchema: z.ZodType;
   annotations: ToolAnnotations;
   execution?: Tool['execution'];
+  /** Listed only to credentials of this role or above (a call by anyone else is refused by the tool itself). */
+  listedFrom?: Role;
 }
 
 /** One of the fleet's MCP tools, served alike to legacy sessions and stateless requests. */
 export interface FleetTool {
   name: string;
   listing: Tool;
+  listedFrom?: Role;
   /** Validates the arguments (a refusal is a tool error the model reads), then runs. */
   run(args: unknown, ctx: ToolContext): Promise<ToolAnswer>;
 }
@@ -69,6 +73,7 @@ export function fleetTool<I extends z.ZodType>(
       annotations: definition.annotations,
       ...(definition.execution ? { execution: definition.execution } : {}),
     },
+    ...(definition.listedFrom ? { listedFrom: definition.listedFrom } : {}),
     async run(args, ctx) {
       const parsed = await definition.inputSchema.safeParseAsync(args ?? {});
       if (!parsed.success) {
@@ -94,8 +99,11 @@ export class FleetToolSet {
     this.byName = new Map([...tools].sort((a, b) => a.name.localeCompare(b.name)).map((t) => [t.name, t]));
   }
 
-  listings(): Tool[] {
-    return [...this.byName.values()].map((t) => t.listing);
+  /** What a credential of this role is shown: a tool it could never use is not offered to its model. */
+  listings(role: Role): Tool[] {
+    return [...this.byName.values()]
+      .filter((t) => t.listedFrom === undefined || roleAllows(role, t.listedFrom))
+      .map((t) => t.listing);
   }
 
   /** MCP: an unknown tool is a protocol error (-32602), not a tool result. */

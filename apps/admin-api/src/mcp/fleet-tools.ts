@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CallTools } from './call-tools';
+import { CampaignTools } from './campaign-tools';
 import { FleetToolSet } from './fleet-tool';
 import { ReadTools } from './read-tools';
 
@@ -8,7 +9,7 @@ import { ReadTools } from './read-tools';
 export class FleetTools {
   readonly set: FleetToolSet;
 
-  constructor(readTools: ReadTools, callTools: CallTools) {
-    this.set = new FleetToolSet([...readTools.tools(), ...callTools.tools()]);
+  constructor(readTools: ReadTools, callTools: CallTools, campaignTools: CampaignTools) {
+    this.set = new FleetToolSet([...readTools.tools(), ...callTools.tools(), ...campaignTools.tools()]);
   }
 }

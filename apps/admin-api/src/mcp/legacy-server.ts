@@ -12,26 +12,26 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { agentIdentity } from './agent-identity';
 import type { AgentCaller } from './agent-calls.service';
-import { CallWatcher } from './call-watcher';
 import { FleetTools } from './fleet-tools';
 import type { ToolContext } from './fleet-tool';
 import type { McpSessionContext } from './mcp-session';
 import { INSTRUCTIONS, SERVER_INFO } from './server-instructions';
 import { callerOf, type ToolExtra } from './tool-results';
-import { isTerminal, TASK_POLL_MS } from './waits/call-task';
-import { CallTaskStore } from './waits/call-task-store';
+import { AgentTasks } from './waits/agent-tasks';
+import { isTerminal, TASK_POLL_MS } from './waits/agent-task';
 import { CallTasks } from './waits/call-tasks';
+import { TaskStoreOfSession } from './waits/task-store';
 
 /**
  * One MCP server per legacy session (MCP 2025-03-26 to 2025-11-25, opened by `initialize`; the SDK binds a server
- * to one transport): the fleet's tools, and 2025-11-25's experimental tasks, each task a call.
+ * to one transport): the fleet's tools, and 2025-11-25's experimental tasks, each task a call or a campaign.
  */
 @Injectable()
 export class LegacyMcpServers {
   constructor(
     private readonly tools: FleetTools,
-    private readonly tasks: CallTasks,
-    private readonly watcher: CallWatcher,
+    private readonly tasks: AgentTasks,
+    private readonly calls: CallTasks,
   ) {}
 
   create(session: McpSessionContext): Server {
@@ -49,10 +49,12 @@ export class LegacyMcpServers {
         tasks: { cancel: {}, requests: { tools: { call: {} } } },
       },
       instructions: INSTRUCTIONS,
-      taskStore: new CallTaskStore(this.tasks, callerOfSession),
+      taskStore: new TaskStoreOfSession(this.tasks, callerOfSession),
     });
     const set = this.tools.set;
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: set.listings() }));
+    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => ({
+      tools: set.listings(callerOf(extra).actor.role),
+    }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = set.get(request.params.name);
       const caps = server.getClientCapabilities();
@@ -71,15 +73,14 @@ export class LegacyMcpServers {
         case 'result':
           return answer.result;
         case 'task': {
-          const caller = callerOfSession();
-          const view = await this.tasks.mustCallOf(caller, answer.callId);
-          return { task: this.tasks.task(view, caller.consoleUrl) } satisfies CreateTaskResult;
+          const { task } = await this.tasks.mustFind(callerOfSession(), answer.taskId);
+          return { task } satisfies CreateTaskResult;
         }
         case 'needs_person': {
           // MCP 2025-11-25: the request cannot go on until the user has been to this URL (-32042).
           const caller = callerOfSession();
-          const view = await this.tasks.mustCallOf(caller, answer.callId);
-          const elicitation = this.tasks.elicitation(view, caller.consoleUrl)!;
+          const view = await this.calls.mustCallOf(caller, answer.callId);
+          const elicitation = this.calls.elicitation(view, caller.consoleUrl)!;
           throw new UrlElicitationRequiredError([elicitation], elicitation.message);
         }
       }
@@ -91,9 +92,9 @@ export class LegacyMcpServers {
   }
 
   /**
-   * `tasks/result` (2025-11-25): blocks until the call is finished. While it waits for a person, the client that
-   * declared URL elicitation is sent once to the approval page (`elicitation/create`, mode url, on this request's
-   * stream); what it answers is the requester's own confirmation, recorded, and the call keeps waiting.
+   * `tasks/result` (2025-11-25): blocks until the call or campaign is finished. While it waits for a person, the
+   * client that declared URL elicitation is sent once to the page where a person decides (`elicitation/create`, mode url, on this request's
+   * stream); what it answers is the requester's own confirmation, recorded, and the task keeps waiting.
    */
   private async taskResult(
     server: Server,
@@ -104,31 +105,24 @@ export class LegacyMcpServers {
     const caller = callerOfSession();
     let elicited = false;
     for (;;) {
-      const view = await this.tasks.mustCallOf(caller, taskId);
-      const status = this.tasks.status(view);
-      if (isTerminal(status)) {
-        const result = await this.tasks.result(view, caller.consoleUrl);
+      const task = await this.tasks.mustFind(caller, taskId);
+      if (isTerminal(task.task.status)) {
+        const result = await task.result();
         return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
       }
-      const elicitation = this.tasks.elicitation(view, caller.consoleUrl);
       if (
-        status === 'input_required' &&
-        elicitation &&
+        task.task.status === 'input_required' &&
+        task.elicitation &&
         !elicited &&
         server.getClientCapabilities()?.elicitation?.url
       ) {
         elicited = true;
         const said = await extra
-          .sendRequest({ method: 'elicitation/create', params: elicitation }, ElicitResultSchema)
-          .catch(() => undefined); // a client that does not answer leaves the call as it was
-        if (said) await this.tasks.confirm(caller, view.id, said.action, 'elicitation/create (tasks/result)');
+          .sendRequest({ method: 'elicitation/create', params: task.elicitation }, ElicitResultSchema)
+          .catch(() => undefined); // a client that does not answer leaves the task as it was
+        if (said) await task.confirm(said.action, 'elicitation/create (tasks/result)');
       }
-      const end = await this.watcher.watch(taskId, {
-        timeoutMs: TASK_POLL_MS,
-        signal: extra.signal,
-        onState: () => {},
-      });
-      if (end.kind === 'aborted') throw new Error('tasks/result was cancelled');
+      if (!(await task.changed(TASK_POLL_MS, extra.signal))) throw new Error('tasks/result was cancelled');
     }
   }
 }

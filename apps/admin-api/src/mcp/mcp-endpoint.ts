@@ -15,6 +15,7 @@ import type { McpSession } from './mcp-session';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { McpAccessTokens } from '../oauth/mcp-access-tokens';
 import { ProtectedResource } from '../oauth/protected-resource';
+import { agentIdOf } from './agent-identity';
 import { McpOrigins } from './mcp-origins';
 import { McpSessions } from './mcp-sessions';
 import { ModernMcp } from './modern/modern-mcp';
@@ -152,7 +153,8 @@ export class McpEndpoint implements OnModuleInit {
     actor: Actor,
   ): Promise<{ session: McpSession; opened: boolean }> {
     const id = request.headers['mcp-session-id'];
-    const owner = actor.apiKeyId ?? actor.sessionId ?? actor.operatorId;
+    // The credential, not the person: two OAuth clients acting for one person are two agents.
+    const owner = actor.sessionId ?? agentIdOf(actor);
     if (typeof id === 'string') {
       const session = this.sessions.find(id);
       // MCP: 404 tells the client to start a new session (this one expired, or lives in another process).

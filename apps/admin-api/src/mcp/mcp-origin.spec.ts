@@ -1,16 +1,5 @@
 import { startHarness, type Harness, type Person } from '../../test/harness';
-
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'origin-test', version: '1' },
-  },
-};
-const accept = { accept: 'application/json, text/event-stream' };
+import { INITIALIZE, MCP_ACCEPT } from '../../test/mcp-clients';
 
 // MCP's Streamable HTTP transport: a present, invalid Origin is refused with 403 before anything else (DNS
 // rebinding protection); no Origin (an agent's own HTTP client) and an allowed one go on as before.
@@ -27,8 +16,8 @@ describe('/mcp and the Origin header', () => {
   const open = (origin?: string, key: string | undefined = operator.key) =>
     h.request('POST', '/mcp', {
       ...(key ? { key } : {}),
-      body: initialize,
-      headers: { ...accept, ...(origin ? { origin } : {}) },
+      body: INITIALIZE,
+      headers: { ...MCP_ACCEPT, ...(origin ? { origin } : {}) },
     });
 
   it('refuses a foreign Origin with 403 before authentication, and counts it', async () => {

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
@@ -7,11 +6,11 @@ import {
   GetTaskResultSchema,
   McpError,
   type CallToolResult,
-  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Fleet } from '@fleet/device-sim';
 import { waitFor } from '@fleet/testing';
 import type { Json, Person } from '../../test/harness';
+import { connectMcp, modernRequest } from '../../test/mcp-clients';
 import { startPlatform, type Platform } from '../../test/platform';
 
 // The waits of an outside agent, in each revision /mcp speaks: the SDK's own client as a 2025-11-25 client (tasks,
@@ -28,54 +27,20 @@ describe('/mcp when a call must wait', () => {
   const mac = (i: number) => fleet.devices[i]!.mac;
 
   async function connect(version?: string, capabilities: Record<string, unknown> = {}): Promise<Client> {
-    const client = new Client({ name: `waits-${version ?? 'latest'}`, version: '1' }, { capabilities });
-    const transport = new StreamableHTTPClientTransport(new URL(`${p.h.baseUrl}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${operator.key}` } },
+    const client = await connectMcp(`${p.h.baseUrl}/mcp`, operator.key, {
+      name: `waits-${version ?? 'latest'}`,
+      ...(version ? { version } : {}),
+      capabilities,
     });
-    if (version) {
-      // The SDK asks for its latest revision: ask for an older one, as a client of that revision does.
-      const send = transport.send.bind(transport);
-      transport.send = (message: JSONRPCMessage, options) => {
-        if ('method' in message && message.method === 'initialize') {
-          message = { ...message, params: { ...message.params, protocolVersion: version } };
-        }
-        return send(message, options);
-      };
-    }
-    await client.connect(transport);
     clients.push(client);
     return client;
   }
 
-  let rpcId = 0;
-  async function modern(
+  const modern = (
     method: string,
     params: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-  ) {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'hand-built', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
-      ...((params['_meta'] as object) ?? {}),
-    };
-    const name: Record<string, string> =
-      typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : {};
-    const response = await fetch(`${p.h.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${operator.key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...name,
-        ...headers,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params: { ...params, _meta: meta } }),
-    });
-    return { status: response.status, body: (await response.json()) as Json };
-  }
+  ) => modernRequest(`${p.h.baseUrl}/mcp`, operator.key, method, params, headers);
 
   async function approve(callId: string): Promise<void> {
     const { rows } = await p.h.owner.query('SELECT id FROM approval WHERE call_id = $1', [callId]);

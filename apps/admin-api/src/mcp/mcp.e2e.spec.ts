@@ -62,6 +62,7 @@ describe('the fleet as an MCP server', () => {
       'get_call',
       'get_device',
       'list_device_tools',
+      'run_campaign',
     ]);
     for (const name of ['find_devices', 'get_device', 'list_device_tools', 'get_call']) {
       expect(byName.get(name)!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });

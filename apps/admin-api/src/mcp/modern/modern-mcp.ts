@@ -9,7 +9,8 @@ import type { ToolAnswer, ToolContext } from '../fleet-tool';
 import { callToolInput } from '../mcp-schemas';
 import { INSTRUCTIONS, SERVER_INFO } from '../server-instructions';
 import type { RequestCaller, ToolExtra } from '../tool-results';
-import { isTerminal, TASK_POLL_MS } from '../waits/call-task';
+import { isTerminal, TASK_POLL_MS, type AgentTask } from '../waits/agent-task';
+import { AgentTasks } from '../waits/agent-tasks';
 import { CallTasks } from '../waits/call-tasks';
 import { RequestStates } from '../waits/request-states';
 import {
@@ -40,7 +41,8 @@ const INPUT_KEY = 'approval';
 export class ModernMcp {
   constructor(
     private readonly tools: FleetTools,
-    private readonly tasks: CallTasks,
+    private readonly tasks: AgentTasks,
+    private readonly calls: CallTasks,
     private readonly states: RequestStates,
   ) {}
 
@@ -122,27 +124,27 @@ export class ModernMcp {
       case 'ping':
         return { resultType: 'complete' };
       case 'tools/list':
-        // Deterministic: by name, whoever asks (the tools are the platform's, the same for every agent).
+        // Deterministic: by name, the same for every credential of a role (cached per credential: private).
         return {
           resultType: 'complete',
-          tools: this.tools.set.listings(),
+          tools: this.tools.set.listings(caller.actor.role),
           ttlMs: TOOLS_TTL_MS,
           cacheScope: 'private',
         };
       case 'tools/call':
         return this.callTool(request, caller, agent, signal);
       case 'tasks/get': {
-        const view = await this.tasks.mustCallOf(agent, stringParam(params, 'taskId'));
-        return { resultType: 'complete', ...(await this.modernTask(view, caller.consoleUrl)) };
+        const task = await this.tasks.mustFind(agent, stringParam(params, 'taskId'));
+        return { resultType: 'complete', ...(await modernTask(task)) };
       }
       case 'tasks/update': {
-        const view = await this.tasks.mustCallOf(agent, stringParam(params, 'taskId'));
-        await this.recordAnswer(agent, view.id, params['inputResponses'], 'tasks/update');
+        const task = await this.tasks.mustFind(agent, stringParam(params, 'taskId'));
+        await recordAnswer(task, params['inputResponses'], 'tasks/update');
         return { resultType: 'complete' };
       }
       case 'tasks/cancel': {
-        const view = await this.tasks.mustCallOf(agent, stringParam(params, 'taskId'));
-        await this.tasks.cancel(agent, view, 'the MCP client cancelled the task');
+        const task = await this.tasks.mustFind(agent, stringParam(params, 'taskId'));
+        await task.cancel('the MCP client cancelled the task');
         return { resultType: 'complete' };
       }
       default:
@@ -195,8 +197,9 @@ export class ModernMcp {
     }
     const use = await this.states.use(state, agent.agent.agentId, input.data);
     if (!use.ok) throw new McpError(ErrorCode.InvalidParams, `requestState refused: ${use.problem}`);
-    const view = await this.tasks.mustCallOf(agent, use.claims.callId);
-    await this.recordAnswer(agent, view.id, params['inputResponses'], 'tools/call inputResponses');
+    const view = await this.calls.mustCallOf(agent, use.claims.callId);
+    const task = await this.tasks.mustFind(agent, view.id);
+    await recordAnswer(task, params['inputResponses'], 'tools/call inputResponses');
     return this.answer(await this.stateOf(view, caller.consoleUrl), agent, params, caller.consoleUrl);
   }
 
@@ -205,7 +208,7 @@ export class ModernMcp {
     if (view.approval && view.verdict === null && view.approval.state === 'pending') {
       return { kind: 'needs_person', callId: view.id, approvalId: view.approval.id };
     }
-    return { kind: 'result', result: await this.tasks.result(view, consoleUrl) };
+    return { kind: 'result', result: await this.calls.result(view, consoleUrl) };
   }
 
   private async answer(
@@ -218,16 +221,14 @@ export class ModernMcp {
       case 'result':
         return { ...answer.result, resultType: 'complete' };
       case 'task': {
-        const view = await this.tasks.mustCallOf(agent, answer.callId);
-        if (isTerminal(this.tasks.status(view))) {
-          return { ...(await this.tasks.result(view, consoleUrl)), resultType: 'complete' };
-        }
-        return { resultType: 'task', task: await this.modernTask(view, consoleUrl) };
+        const task = await this.tasks.mustFind(agent, answer.taskId);
+        if (isTerminal(task.task.status)) return { ...(await task.result()), resultType: 'complete' };
+        return { resultType: 'task', task: await modernTask(task) };
       }
       case 'needs_person': {
-        const view = await this.tasks.mustCallOf(agent, answer.callId);
+        const view = await this.calls.mustCallOf(agent, answer.callId);
         const input = callToolInput.parse(params['arguments'] ?? {});
-        const elicitation = this.tasks.elicitation(view, consoleUrl)!;
+        const elicitation = this.calls.elicitation(view, consoleUrl)!;
         return {
           resultType: 'input_required',
           inputRequests: {
@@ -239,44 +240,39 @@ export class ModernMcp {
       }
     }
   }
+}
 
-  /** The extension's Task: status from the call, the approval page while it waits, the result once finished. */
-  private async modernTask(view: CallView, consoleUrl: string): Promise<Record<string, unknown>> {
-    const task = this.tasks.task(view, consoleUrl);
-    const elicitation = this.tasks.elicitation(view, consoleUrl);
-    const base = {
-      taskId: task.taskId,
-      status: task.status,
-      statusMessage: task.statusMessage,
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.lastUpdatedAt,
-      ttlMs: null,
-      pollIntervalMs: TASK_POLL_MS,
+/** The extension's Task: the status, the page while a person must act, the result or error once finished. */
+async function modernTask(agentTask: AgentTask): Promise<Record<string, unknown>> {
+  const { task, elicitation } = agentTask;
+  const base = {
+    taskId: task.taskId,
+    status: task.status,
+    statusMessage: task.statusMessage,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: null,
+    pollIntervalMs: TASK_POLL_MS,
+  };
+  if (task.status === 'input_required' && elicitation) {
+    return {
+      ...base,
+      inputRequests: { [INPUT_KEY]: { method: 'elicitation/create', params: urlElicitation(elicitation) } },
     };
-    if (task.status === 'input_required' && elicitation) {
-      return {
-        ...base,
-        inputRequests: { [INPUT_KEY]: { method: 'elicitation/create', params: urlElicitation(elicitation) } },
-      };
-    }
-    if (task.status === 'completed') return { ...base, result: await this.tasks.result(view, consoleUrl) };
-    if (task.status === 'failed') {
-      const result: CallToolResult = await this.tasks.result(view, consoleUrl);
-      return { ...base, error: { code: -32000, message: `the call ended ${view.verdict}`, data: result } };
-    }
-    return base;
   }
+  if (task.status === 'completed') return { ...base, result: await agentTask.result() };
+  if (task.status === 'failed') {
+    const result: CallToolResult = await agentTask.result();
+    return { ...base, error: { code: -32000, message: task.statusMessage ?? 'failed', data: result } };
+  }
+  return base;
+}
 
-  private async recordAnswer(
-    agent: AgentCaller,
-    callId: string,
-    responses: unknown,
-    via: string,
-  ): Promise<void> {
-    const response = (responses as Record<string, { action?: unknown } | undefined> | undefined)?.[INPUT_KEY];
-    const action = typeof response?.action === 'string' ? response.action : undefined;
-    if (action) await this.tasks.confirm(agent, callId, action, via);
-  }
+/** The client's answer to the page, if it gave one: the requester's own confirmation, recorded. */
+async function recordAnswer(task: AgentTask, responses: unknown, via: string): Promise<void> {
+  const response = (responses as Record<string, { action?: unknown } | undefined> | undefined)?.[INPUT_KEY];
+  const action = typeof response?.action === 'string' ? response.action : undefined;
+  if (action) await task.confirm(action, via);
 }
 
 function urlElicitation(e: { url: string; message: string; elicitationId: string }): Record<string, unknown> {

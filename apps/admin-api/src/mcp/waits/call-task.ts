@@ -1,10 +1,7 @@
 import type { CallState, Verdict } from '@fleet/domain';
+import type { TaskStatus } from './agent-task';
 
-// A task IS a call (its id is the call's id): its status is read from the call row every time, so a task outlives
-// every restart and replica without a store of its own. MCP task statuses (2025-11-25 basic/utilities/tasks, and
-// the io.modelcontextprotocol/tasks extension of 2026-07-28) from the call's state and verdict.
-
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+// A call's task (its id is the call's id): its MCP task status from the call's state and verdict.
 
 /** Verdicts that say the request did not come true as asked: the task failed (its result says why). */
 const FAILED: ReadonlySet<Verdict> = new Set([
@@ -26,18 +23,11 @@ export interface CallTaskFacts {
   approval: { id: string; state: string; decidedAt: string | null } | null;
 }
 
-/** How often a client should ask again, and how long the platform keeps a task (calls are never deleted). */
-export const TASK_POLL_MS = 2000;
-
 export function taskStatusOf(call: Pick<CallTaskFacts, 'state' | 'verdict'>): TaskStatus {
   if (call.verdict === 'cancelled') return 'cancelled';
   if (call.verdict !== null) return FAILED.has(call.verdict) ? 'failed' : 'completed';
   // A call waiting for a person waits for input the client cannot give: the approval page's (MCP: URL mode).
   return call.state === 'awaiting_approval' ? 'input_required' : 'working';
-}
-
-export function isTerminal(status: TaskStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
 /** When anything about the call last changed, as far as its row tells. */

@@ -1,34 +1,46 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallView } from '../../calls/calls.service';
+import { AuditService } from '../../audit/audit.service';
 import { ApiError } from '../../http/api-error';
+import { recordConfirmation } from '../agent-audit';
 import { AgentCallsService, type AgentCaller } from '../agent-calls.service';
 import { CallResults } from '../call-results';
+import { CallWatcher } from '../call-watcher';
+import {
+  assertCancellable,
+  taskNotFound,
+  TASK_POLL_MS,
+  type AgentTask,
+  type ApprovalElicitation,
+} from './agent-task';
 import { approvalUrl } from './approval-links';
-import { lastUpdatedAt, TASK_POLL_MS, taskStatusMessage, taskStatusOf, type TaskStatus } from './call-task';
+import { lastUpdatedAt, taskStatusMessage, taskStatusOf } from './call-task';
 
-/** The URL-mode elicitation that sends the user to a call's approval page. */
-export interface ApprovalElicitation {
-  mode: 'url';
-  url: string;
-  message: string;
-  elicitationId: string;
-}
+const CALL_ID = /^[0-9a-f-]{36}$/i;
 
 /**
- * Tasks as calls: what every revision's task methods read (the call row, every time) and do (the REST cancel).
- * A task is visible only to the agent whose call it is: another credential's call answers as no task at all.
+ * Calls as tasks (a call's task id is the call's id): what every revision's task methods read (the call row, every
+ * time) and do (the REST cancel). A task is visible only to the agent whose call it is: another credential's call
+ * answers as no task at all.
  */
 @Injectable()
 export class CallTasks {
   constructor(
     private readonly results: CallResults,
     private readonly agentCalls: AgentCallsService,
+    private readonly watcher: CallWatcher,
+    private readonly audit: AuditService,
   ) {}
+
+  /** Whether a task id is a call's. */
+  owns(taskId: string): boolean {
+    return CALL_ID.test(taskId);
+  }
 
   /** The call behind a task, if it is this agent's; undefined for anything else (unknown, or another's). */
   async callOf(caller: AgentCaller, taskId: string): Promise<CallView | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(taskId)) return undefined;
+    if (!this.owns(taskId)) return undefined;
     try {
       const view = await this.results.view(taskId);
       return view.origin === 'agent' && view.agentId === caller.agent.agentId ? view : undefined;
@@ -40,25 +52,13 @@ export class CallTasks {
 
   async mustCallOf(caller: AgentCaller, taskId: string): Promise<CallView> {
     const view = await this.callOf(caller, taskId);
-    if (!view) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    if (!view) throw taskNotFound(taskId);
     return view;
   }
 
-  status(view: CallView): TaskStatus {
-    return taskStatusOf(view);
-  }
-
-  /** MCP 2025-11-25's Task. */
-  task(view: CallView, consoleUrl: string): Task {
-    return {
-      taskId: view.id,
-      status: taskStatusOf(view),
-      statusMessage: taskStatusMessage(view, this.approvalUrlOf(view, consoleUrl)),
-      createdAt: view.createdAt.toISOString(),
-      lastUpdatedAt: lastUpdatedAt(view).toISOString(),
-      ttl: null, // a call is kept for good: so is its task
-      pollInterval: TASK_POLL_MS,
-    };
+  async find(caller: AgentCaller, taskId: string): Promise<AgentTask | undefined> {
+    const view = await this.callOf(caller, taskId);
+    return view ? this.asTask(caller, view) : undefined;
   }
 
   /** The approval page of a call that waits for a person, as the URL elicitation that points at it. */
@@ -79,14 +79,32 @@ export class CallTasks {
     return this.results.resultOf(view, consoleUrl);
   }
 
+  private asTask(caller: AgentCaller, view: CallView): AgentTask {
+    const status = taskStatusOf(view);
+    const elicitation = this.elicitation(view, caller.consoleUrl);
+    return {
+      task: {
+        taskId: view.id,
+        status,
+        statusMessage: taskStatusMessage(view, elicitation?.url),
+        createdAt: view.createdAt.toISOString(),
+        lastUpdatedAt: lastUpdatedAt(view).toISOString(),
+        ttl: null, // a call is kept for good: so is its task
+        pollInterval: TASK_POLL_MS,
+      },
+      ...(elicitation ? { elicitation } : {}),
+      result: () => this.result(view, caller.consoleUrl),
+      cancel: (reason) => this.cancel(caller, view, reason),
+      confirm: (action, via) =>
+        recordConfirmation(this.audit, caller, { type: 'call', id: view.id }, { action, via }),
+      changed: async (ms, signal) =>
+        (await this.watcher.watch(view.id, { timeoutMs: ms, signal, onState: () => {} })).kind !== 'aborted',
+    };
+  }
+
   /** Withdraws a call not yet sent (the REST route's cancel); a sent call cannot be: said as a protocol error. */
-  async cancel(caller: AgentCaller, view: CallView, reason: string): Promise<void> {
-    if (taskStatusOf(view) !== 'working' && taskStatusOf(view) !== 'input_required') {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Cannot cancel task in terminal status: ${taskStatusOf(view)}`,
-      );
-    }
+  private async cancel(caller: AgentCaller, view: CallView, reason: string): Promise<void> {
+    assertCancellable(taskStatusOf(view));
     try {
       await this.agentCalls.cancel(caller, view.id, reason);
     } catch (err) {
@@ -98,10 +116,6 @@ export class CallTasks {
       }
       throw err;
     }
-  }
-
-  confirm(caller: AgentCaller, callId: string, action: string, via: string): Promise<void> {
-    return this.agentCalls.recordConfirmation(caller, callId, { action, via });
   }
 
   private approvalUrlOf(view: CallView, consoleUrl: string): string | undefined {

@@ -58,7 +58,14 @@ export function CampaignPage({ id }: { id: string }) {
         )}
         {c.state === 'awaiting_approval' && (
           <p className="note">
-            {t('campaign.awaiting_approval')} <Link to={paths.approvals()}>{t('nav.approvals')}</Link>
+            {t('campaign.awaiting_approval')}{' '}
+            {/* Its own approval's page: where the person an agent's client sent here finds someone to decide. */}
+            <Link
+              to={c.approvalId ? paths.approval(c.approvalId) : paths.approvals()}
+              data-testid="campaign-approval"
+            >
+              {t('nav.approvals')}
+            </Link>
           </p>
         )}
         <CampaignControls campaign={c} onChanged={campaign.reload} />

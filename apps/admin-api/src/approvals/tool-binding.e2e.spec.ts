@@ -266,8 +266,8 @@ describe('what an approval binds, and who may call a tool', () => {
       if (!requested.ok) throw new Error(requested.message);
       await waitFor(
         async () =>
-          (await p.h.owner.query('SELECT state FROM call WHERE id = $1', [requested.callId])).rows[0].state ===
-          'awaiting_approval',
+          (await p.h.owner.query('SELECT state FROM call WHERE id = $1', [requested.callId])).rows[0]
+            .state === 'awaiting_approval',
         { what: `the agent's call of ${tool} waiting for approval` },
       );
     }

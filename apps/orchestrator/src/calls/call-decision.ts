@@ -8,11 +8,10 @@ import {
   type ToolAccess,
 } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
-import type { OrchestratorConfig } from '../config';
 import type { DeviceRuntime } from '../devices/device-runtime';
-import { modelRecipeFor } from '../model-readbacks/model-readbacks';
 import { gate } from '../policy/user-only-gate';
-import { recipeFor, type Recipe } from '../verification/recipes';
+import { toolStanding } from '../verification/profile-recipe';
+import type { Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
 import type { ApprovalRecord, CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, PreflightFindings, StageRows } from './call-writes';
@@ -41,7 +40,7 @@ export type Decision =
 
 /** What deciding reads: configuration, the device's policy context, approvals, the firmware registry. */
 export interface DecisionPorts extends PreflightPorts {
-  config: PreflightPorts['config'] & Pick<OrchestratorConfig, 'MODEL_READBACKS'>;
+  config: PreflightPorts['config'];
   calls: Pick<
     CallRepository,
     'firmwareBySha' | 'approvalOfCall' | 'approvalOfCampaign' | 'approvedToolOfTarget'
@@ -87,7 +86,6 @@ export async function decide(
   const tool: ToolView | undefined =
     catalog.tools.get(call.tool) ??
     (platformTool ? { ...platformTool, inputSchema: platformTool.inputSchema } : undefined);
-  const marking = policy.markings.get(call.tool);
   if (!tool) {
     return conclude('rejected', `the device has no tool named ${call.tool}`, {
       discovery: discoveryRow(device, catalog, undefined, false),
@@ -97,14 +95,12 @@ export async function decide(
     });
   }
   const facts = { ...tool, userOnly: tool.userOnly || call.tool === SYSTEM_REBOOT_TOOL };
+  // The device's own markings, else its model's tool profile (DESIGN §4, §5).
+  const standing = toolStanding(device, call.tool, policy, tool.annotations?.['readOnlyHint']);
+  const marking = standing.sensitive;
   const sensitivity = toolSensitivity(facts, marking);
   const discovery = discoveryRow(device, catalog, tool, sensitivity.sensitive);
-  const recipe =
-    modelRecipeFor(ports.config.MODEL_READBACKS, device, call.tool) ??
-    recipeFor(call.tool, {
-      readOnlyHint: tool.annotations?.['readOnlyHint'],
-      markedReadOnly: policy.readOnlyMarkings.get(call.tool),
-    });
+  const recipe = standing.recipe;
   const access = gate(call.origin, facts, marking, recipe.kind === 'read_only');
   const rules: DecisionPayload['rules'] = [gateRule(access, sensitivity.sensitive)];
   if (access.kind === 'refused') {

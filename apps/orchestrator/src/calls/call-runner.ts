@@ -5,9 +5,9 @@ import type { OrchestratorConfig } from '../config';
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { LeaseLostError } from '../evidence/commit-queue';
-import { modelRecipeFor } from '../model-readbacks/model-readbacks';
+import { toolStanding } from '../verification/profile-recipe';
 import type { Observation } from '../verification/observation';
-import { recipeFor, type Recipe } from '../verification/recipes';
+import { readbackTarget, recipeFor, type Recipe } from '../verification/recipes';
 import { judge } from '../verification/verdict-table';
 import { decide, type Decision, type DecisionPorts } from './call-decision';
 import {
@@ -109,7 +109,7 @@ export class CallRunner {
       case 'sending':
       case 'sent':
       case 'verifying':
-        return this.resume(call, device);
+        return this.resume(call, device, policy);
       case 'finished':
         this.ports.logger.warn({ callId: call.id }, 'a finished call without a verdict or a cancellation');
         return;
@@ -236,7 +236,7 @@ export class CallRunner {
         );
       observation = { ...observation, effect: read.effect };
       effectExtra = {
-        expected: { path: recipe.path.join('.'), value: call.arguments[recipe.argument] },
+        expected: { path: recipe.path.join('.'), value: readbackTarget(recipe, call.arguments) },
         observed: read.effect.kind === 'readback' ? read.effect.observed : undefined,
         readback: read.readback,
       };
@@ -320,9 +320,8 @@ export class CallRunner {
   }
 
   /** After a takeover (or a wake while verifying): the request may have gone out; only the effect can tell. */
-  private async resume(call: CallRecord, device: DeviceRuntime): Promise<void> {
-    const recipe =
-      modelRecipeFor(this.ports.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool);
+  private async resume(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
+    const { recipe } = toolStanding(device, call.tool, policy);
     if (recipe.kind === 'reboot' || recipe.kind === 'upgrade') {
       const response = {
         outcome: 'no_reply' as const,

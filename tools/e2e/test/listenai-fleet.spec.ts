@@ -8,7 +8,7 @@ import { startE2ePlatform, type E2ePlatform } from './platform';
 const SET_VOLUME = 'self.audio_speaker.set_volume';
 
 // A ListenAI maker that kept xiaozhi's name for its volume tool: one campaign can then span both dialects. Its
-// effect is checked by the readback configured for its model, not by self.get_device_status (it has none).
+// effect is checked by the readback its model's tool profile names, not by self.get_device_status (it has none).
 const COMPAT_TOOLS: readonly ListenAiTool[] = [
   {
     name: SET_VOLUME,
@@ -26,9 +26,13 @@ const COMPAT_TOOLS: readonly ListenAiTool[] = [
   },
   ...ARCS_MINI_TOOLS,
 ];
-const READBACKS = JSON.stringify([
-  { model: 'arcs-compat', tool: SET_VOLUME, argument: 'volume', read: { tool: 'get_volume' }, path: 'value' },
-]);
+// Its model's tool profile: the volume it sets is what get_volume reads back.
+const COMPAT_PROFILE = {
+  model: 'arcs-compat',
+  tool: SET_VOLUME,
+  kind: 'action',
+  readback: { tool: 'get_volume', argument: 'volume', path: 'value' },
+};
 
 interface Registered {
   deviceId: string;
@@ -53,8 +57,9 @@ describe('ListenAI devices beside xiaozhi ones', () => {
   };
 
   beforeAll(async () => {
-    p = await startE2ePlatform({ orchestratorEnv: { MODEL_READBACKS: READBACKS, CAMPAIGN_TICK_MS: '200' } });
+    p = await startE2ePlatform({ orchestratorEnv: { CAMPAIGN_TICK_MS: '200' } });
     key = await p.operatorKey();
+    expect((await api('PUT', '/tool-profiles', COMPAT_PROFILE)).status).toBe(200);
     xiaozhi = [await p.device('02:e3:00:00:00:01'), await p.device('02:e3:00:00:00:02')];
     listenai = [];
     for (const mac of ['02:e3:00:00:01:01', '02:e3:00:00:01:02']) {

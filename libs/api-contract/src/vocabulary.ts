@@ -92,7 +92,7 @@ export type Role = (typeof ROLES)[number];
 export const DEVICE_STATUSES = ['active', 'awaiting_activation', 'revoked', 'decommissioned'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
-export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'void'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
 export type {

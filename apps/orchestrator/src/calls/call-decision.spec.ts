@@ -59,6 +59,7 @@ function callOf(extra: Partial<CallRecord>): CallRecord {
     catalogVersionId: null,
     deadlineAt: new Date(Date.now() + 60_000),
     replyTimeoutMs: 1000,
+    approvalTtlMs: null,
     effectDeadlineAt: null,
     requestContext: null,
     traceparent: null,

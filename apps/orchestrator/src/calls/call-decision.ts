@@ -231,6 +231,15 @@ async function approvalOutcome(
         detail: 'nobody approved it in time',
         approval: { id: a.id, state: 'expired' },
       };
+    case 'cancelled':
+    case 'void':
+      // Closed with its call's seal (the approval follows its call): an unsealed call never meets one.
+      return {
+        kind: 'refused',
+        verdict: 'rejected',
+        detail: `its approval was closed (${a.state})`,
+        approval: { id: a.id, state: 'expired' },
+      };
     case 'rejected':
       return {
         kind: 'refused',
@@ -292,7 +301,7 @@ async function campaignApprovalOutcome(
 function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {
   return {
     id: a.id,
-    state: a.state === 'pending' ? 'expired' : a.state,
+    state: a.state === 'approved' || a.state === 'rejected' ? a.state : 'expired',
     ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}),
     ...(a.decidedAt ? { decidedAt: a.decidedAt.toISOString() } : {}),
     ...(a.reason ? { reason: a.reason } : {}),

@@ -213,6 +213,7 @@ export async function watchRebootLike(
       reconnected: observed.reconnected,
       ...(watch.expectedVersion !== undefined ? { expectedVersion: watch.expectedVersion } : {}),
       lateTrue: watch.lateTrue(),
+      lastReportedVersion: device.firmwareVersion,
       final,
       deadline: watch.deadline.toISOString(),
     };

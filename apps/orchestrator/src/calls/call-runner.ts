@@ -265,8 +265,8 @@ export class CallRunner {
 
   /**
    * Reboots and upgrades (DESIGN §5): verified by what the platform sees next, a boot check-in and a new
-   * connection (with the expected version for an upgrade). An upgrade's late "true" without a reboot means the
-   * download failed.
+   * connection (with the expected version for an upgrade). An upgrade's late "true" without a reboot is a
+   * mismatch: the device still reports its old version.
    */
   private async verifyRebootLike(
     call: CallRecord,

@@ -86,14 +86,14 @@ describe('reboot and upgrade verification', () => {
     expect(device.version).toBe('2.4.2');
   });
 
-  it('calls a failed download effect_mismatch: the late "true" comes with no reboot', async () => {
+  it('calls an upgrade that did not take effect_mismatch, saying only what was seen: "true", no reboot, the old version', async () => {
     const device = await p.device({ faults: { failUpgrades: true } });
     const url = await registerFirmware('2.4.5');
     const callId = await approvedCall(device, 'self.upgrade_firmware', { url });
     const call = await p.waitVerdict(callId);
     expect(call).toMatchObject({
       verdict: 'effect_mismatch',
-      verdict_reason: 'the late "true" came with no reboot: the download failed',
+      verdict_reason: 'the device answered "true" but did not reboot: it still reports 2.4.2, not 2.4.5',
     });
     expect(device.bootCount).toBe(1);
   });

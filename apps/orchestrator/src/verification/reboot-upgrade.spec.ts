@@ -1,3 +1,4 @@
+import { approvalOf } from '@fleet/testing';
 import { createHash } from 'node:crypto';
 import { buildAppImage, type SimDevice } from '@fleet/device-sim';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
@@ -28,6 +29,7 @@ describe('reboot and upgrade verification', () => {
       operatorId: requester,
       replyTimeoutMs: 1_000,
     });
+    await approvalOf(p.sql, callId); // opened once pre-flight has passed the call
     await p.sql.query(
       `UPDATE approval SET state = 'approved', decided_by = $2, decided_at = now() WHERE call_id = $1`,
       [callId, approver],
@@ -98,13 +100,18 @@ describe('reboot and upgrade verification', () => {
     expect(device.bootCount).toBe(1);
   });
 
-  it('rejects an upgrade from a URL that is not in the firmware registry', async () => {
+  it('rejects an upgrade from a URL that is not in the firmware registry before anyone is asked', async () => {
     const device = await p.device();
-    const callId = await approvedCall(device, 'self.upgrade_firmware', {
-      url: 'http://example.com/evil.bin',
+    const callId = await p.call({
+      device,
+      tool: 'self.upgrade_firmware',
+      arguments: { url: 'http://example.com/evil.bin' },
+      origin: 'operator',
+      operatorId: requester,
     });
     const call = await p.waitVerdict(callId);
     expect(call.verdict).toBe('rejected');
     expect(call.verdict_reason).toContain('registry');
+    expect((await p.sql.query('SELECT 1 FROM approval WHERE call_id = $1', [callId])).rowCount).toBe(0);
   });
 });

@@ -68,6 +68,7 @@ export const CAMPAIGN_TARGET_STATES = keys<CampaignTargetState>({
   waiting_for_device: true,
   in_progress: true,
   verified: true,
+  acknowledged: true,
   failed: true,
   skipped: true,
   cancelled: true,

@@ -73,3 +73,4 @@ export {
 } from './tool-profiles';
 export { proposeReadbacks, type PairableTool, type ReadbackPairing } from './readback-pairings';
 export { legacyModelReadbacksSchema, profilesFromLegacyReadbacks } from './legacy-model-readbacks';
+export { capabilityCall, countsAsDone, type CapabilityCall } from './capabilities';

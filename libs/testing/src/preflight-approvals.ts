@@ -11,7 +11,9 @@ import { waitFor } from './wait-for';
 export async function approvalOf(pool: Pool, callId: string, timeoutMs = 15_000): Promise<string> {
   return waitFor(
     async () => {
-      const { rows } = await pool.query<{ id: string }>('SELECT id FROM approval WHERE call_id = $1', [callId]);
+      const { rows } = await pool.query<{ id: string }>('SELECT id FROM approval WHERE call_id = $1', [
+        callId,
+      ]);
       return rows[0]?.id;
     },
     { what: `the approval of call ${callId}`, timeoutMs },

@@ -380,6 +380,8 @@ export const en = {
   'approval.state.approved': 'approved',
   'approval.state.rejected': 'rejected',
   'approval.state.expired': 'expired',
+  'approval.state.cancelled': 'closed: call cancelled',
+  'approval.state.void': 'closed: call ended',
 
   'campaigns.title': 'Campaigns',
   'campaigns.new': 'New campaign',
@@ -414,6 +416,7 @@ export const en = {
   'campaign.action.tool': 'Call a tool',
   'campaign.action.reboot': 'Reboot',
   'campaign.action.firmware': 'Firmware upgrade',
+  'campaign.action.capability': 'Capability (each model’s own tool)',
   'campaign.arguments_json': 'Arguments (JSON)',
   'campaign.arguments_invalid': 'The arguments must be a JSON object.',
   'campaign.reboot_note':
@@ -456,6 +459,7 @@ export const en = {
   'target.skipped': 'skipped',
   'target.cancelled': 'cancelled',
   'target.rejected': 'rejected: tool changed',
+  'target.acknowledged': 'acknowledged (counted as done)',
   'campaign.reapprove': 'Ask approval again for the {n} devices whose tool changed',
   'campaign.reapproval_of': 'Asks approval again for devices of an earlier campaign:',
 

@@ -364,6 +364,8 @@ export const zh: Messages = {
   'approval.state.approved': '已批准',
   'approval.state.rejected': '已驳回',
   'approval.state.expired': '已过期',
+  'approval.state.cancelled': '已关闭：调用已取消',
+  'approval.state.void': '已关闭：调用已结束',
 
   'campaigns.title': '批量任务',
   'campaigns.new': '新建批量任务',
@@ -396,6 +398,7 @@ export const zh: Messages = {
   'campaign.action.tool': '调用工具',
   'campaign.action.reboot': '重启',
   'campaign.action.firmware': '固件升级',
+  'campaign.action.capability': '能力（各型号自己的工具）',
   'campaign.arguments_json': '参数（JSON）',
   'campaign.arguments_invalid': '参数必须是一个 JSON 对象。',
   'campaign.reboot_note': '重启仅限用户：批量任务需等待另一人审批，之后每台设备以重新连接来验证。',
@@ -436,6 +439,7 @@ export const zh: Messages = {
   'target.skipped': '已跳过',
   'target.cancelled': '已取消',
   'target.rejected': '已拒绝：工具已变更',
+  'target.acknowledged': '已确认收到（计为完成）',
   'campaign.reapprove': '为工具已变更的 {n} 台设备重新申请审批',
   'campaign.reapproval_of': '为先前活动中的设备重新申请审批：',
 

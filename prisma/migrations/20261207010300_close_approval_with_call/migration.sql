@@ -16,6 +16,9 @@ BEGIN
 END
 $$;
 
+-- Only a call with a named requester can have an approval of its own (a campaign's approval is the campaign's):
+-- every other seal (the voice assistant's, the platform's, a campaign's) skips the trigger.
 CREATE TRIGGER approval_follows_call
   AFTER UPDATE OF verdict ON "call"
-  FOR EACH ROW WHEN (OLD.verdict IS NULL AND NEW.verdict IS NOT NULL) EXECUTE FUNCTION approval_follows_call();
+  FOR EACH ROW WHEN (OLD.verdict IS NULL AND NEW.verdict IS NOT NULL AND OLD.operator_id IS NOT NULL)
+  EXECUTE FUNCTION approval_follows_call();

@@ -5,6 +5,7 @@ import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { VERDICT_LITERAL_FILES, VERDICT_LITERALS } from './tools/lint/rules/verdict-literals.mjs';
 
 // What each kind of project may import. Apps depend on libs only; the protocol lib on nothing with I/O.
 const typeConstraints = [
@@ -61,6 +62,11 @@ const CALL_STATE_WRITES = [
     message: CALL_STATE_MESSAGE,
   },
 ];
+const ENV_READS = {
+  // STYLE §4: configuration is read once, in each app's config module.
+  selector: "MemberExpression[object.name='process'][property.name='env']",
+  message: 'read the environment only in a config module (config.ts) or test setup',
+};
 // Drivers a file may import only when it is a repository or an adapter (the block that uses it says who may). A
 // type import is allowed anywhere: a file handed a client by its composition root may name the client's type
 // without reaching the server itself.
@@ -129,6 +135,11 @@ export default tseslint.config(
         ...CALL_STATE_WRITES,
       ],
     },
+  },
+  {
+    // DESIGN §1: a verdict is born in one place (the orchestrator's verification/): tools/lint/rules.
+    ...VERDICT_LITERAL_FILES,
+    rules: { 'no-restricted-syntax': ['error', ENV_READS, ...CALL_STATE_WRITES, ...VERDICT_LITERALS] },
   },
   {
     // DESIGN §1: one owner of a call's state; its writes live in the shared calls repository only.

@@ -21,6 +21,7 @@ import { OperatorsModule } from './operators/operators.module';
 import { QuarantineModule } from './quarantine/quarantine.module';
 import { ReportsModule } from './reports/reports.module';
 import { SerialKeysModule } from './serial-keys/serial-keys.module';
+import { ToolProfilesModule } from './tool-profiles/tool-profiles.module';
 import { UtterancesModule } from './utterances/utterances.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -32,6 +33,7 @@ export const API_MODULES: Type[] = [
   DevicesModule,
   FleetSummaryModule,
   DeviceToolsModule,
+  ToolProfilesModule,
   QuarantineModule,
   SerialKeysModule,
   GroupsModule,

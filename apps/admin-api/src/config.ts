@@ -80,6 +80,11 @@ const schema = z
     OIDC_ALLOW_HTTP: envBoolean(false),
     /** How long an operator's user-only call waits for another person's approval. */
     CALL_APPROVAL_TTL_S: envInt(3600, { min: 60, max: 30 * 24 * 3600 }),
+    /**
+     * How long asking for a user-only call waits for the orchestrator's pre-flight (DESIGN §4): a refusal is
+     * answered as the sealed verdict, a pass with the approval it opened; past it, the state as it stands.
+     */
+    CALL_PREFLIGHT_WAIT_MS: envInt(3000, { min: 0, max: 30_000 }),
     /** How long a campaign waits for approval once started. */
     CAMPAIGN_APPROVAL_TTL_S: envInt(24 * 3600, { min: 60, max: 30 * 24 * 3600 }),
     /** Largest firmware image accepted by POST /firmware. */

@@ -65,6 +65,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
         // Every JSON answer is parsed with its @fleet/api-contract schema: a drift answers 500 (DESIGN §8).
         VALIDATE_ANSWERS: 'true',
+        // No orchestrator runs here to pre-flight a user-only call: answer at once (tests pass pre-flight
+        // themselves with @fleet/testing passPreflight); platform tests with an orchestrator set their own.
+        CALL_PREFLIGHT_WAIT_MS: '0',
         ...env,
         ...overrides,
       }),

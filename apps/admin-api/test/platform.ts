@@ -19,7 +19,13 @@ export interface Platform {
 
 /** The whole platform but the voice worker: the API in-process, the broker and orchestrators as processes. */
 export async function startPlatform(apiEnv: Record<string, string> = {}): Promise<Platform> {
-  const h = await startHarness({ WEBHOOK_WORKER: 'true', EFUSE_WRAPPING_KEYS: WRAPPING_KEY, ...apiEnv });
+  const h = await startHarness({
+    WEBHOOK_WORKER: 'true',
+    EFUSE_WRAPPING_KEYS: WRAPPING_KEY,
+    // An orchestrator runs here: a user-only call is answered once its pre-flight has spoken (DESIGN §4).
+    CALL_PREFLIGHT_WAIT_MS: '5000',
+    ...apiEnv,
+  });
   const broker = await startServiceProcess('broker', {
     DATABASE_URL: h.db.url,
     REDIS_URL: h.redis.url,

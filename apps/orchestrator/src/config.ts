@@ -12,9 +12,6 @@ import {
   tracingEnv,
 } from '@fleet/config';
 
-import { combineModelReadbacks, readModelReadbacks } from './model-readbacks/model-readback-config';
-import type { ModelReadback } from './model-readbacks/model-readback.schema';
-
 const orderingRuleSchema = z.strictObject({
   tool: z.string().min(1),
   requires: z.string().min(1),
@@ -63,16 +60,12 @@ const schema = z.object({
     }),
   /** The broker's public HTTP base, where firmware images are served (`/firmware/<sha256>.bin`). */
   FIRMWARE_BASE_URL: z.url().default('http://127.0.0.1:8081'),
-  /** Per-model readbacks for devices without self.get_device_status (a JSON list; model-readbacks/). */
-  MODEL_READBACKS: z
-    .string()
-    .default('[]')
-    .transform((text, ctx) => readModelReadbacks({ text }, ctx)),
-  /** The same list in a file, for lists too long for a variable. */
-  MODEL_READBACKS_FILE: z
-    .string()
-    .optional()
-    .transform((file, ctx) => readModelReadbacks({ file }, ctx)),
+  /**
+   * Gone: per-model readbacks are tool profiles now (DESIGN §5), managed at run time. Still set, the start is
+   * refused, saying how to import the list, rather than silently verifying less than the operator expects.
+   */
+  MODEL_READBACKS: retired('MODEL_READBACKS'),
+  MODEL_READBACKS_FILE: retired('MODEL_READBACKS_FILE'),
   SWEEP_INTERVAL_MS: envInt(1_000, { min: 50 }),
   /** The longest the sweep sleeps when nothing it knows of is due sooner (lost wake-ups are found within it). */
   SWEEP_IDLE_MS: envInt(10_000, { min: 50 }),
@@ -82,14 +75,29 @@ const schema = z.object({
 export type OrchestratorConfig = Omit<
   z.infer<typeof schema>,
   'MQTT_PASSWORD' | 'MODEL_READBACKS' | 'MODEL_READBACKS_FILE'
-> & { mqttPassword: string; MODEL_READBACKS: ModelReadback[] };
+> & { mqttPassword: string };
 export type ConfiguredOrderingRule = z.infer<typeof orderingRuleSchema>;
 
+function retired(variable: string) {
+  return z
+    .string()
+    .optional()
+    .refine((v) => v === undefined, {
+      message:
+        `${variable} is no longer read: readbacks are tool profiles now. Import the list once with ` +
+        '`npm run db:import-readbacks -- <file.json>` (or PUT /api/v1/tool-profiles), then unset the variable',
+    });
+}
+
 export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
-  const { MQTT_PASSWORD, MODEL_READBACKS, MODEL_READBACKS_FILE, ...raw } = loadConfig(schema, env);
+  const {
+    MQTT_PASSWORD,
+    MODEL_READBACKS: _inline,
+    MODEL_READBACKS_FILE: _file,
+    ...raw
+  } = loadConfig(schema, env);
   return {
     ...raw,
-    MODEL_READBACKS: combineModelReadbacks(MODEL_READBACKS, MODEL_READBACKS_FILE),
     mqttPassword: resolveServicePassword('orchestrator', MQTT_PASSWORD, raw.NODE_ENV),
   };
 }

@@ -22,6 +22,7 @@ import { operatorViewSchema } from './operators';
 import { quarantineClaimSchema, quarantineListSchema } from './quarantine';
 import { auditReportSchema, integrityReportSchema, signingKeySchema } from './reports';
 import { serialKeyListSchema, serialKeysImportedSchema } from './serial-keys';
+import { proposalAcceptedSchema, toolProfileProposalSchema, toolProfileSchema } from './tool-profiles';
 import { voiceTurnSchema, voiceTurnStartedSchema } from './utterances';
 import { createdWebhookSchema, deletedSchema, webhookDeliverySchema, webhookSchema } from './webhooks';
 
@@ -63,6 +64,12 @@ export const ANSWERS = {
 
   'GET /devices/:id/tools': deviceCatalogSchema,
   'PUT /devices/:id/tools/:name': markingSchema,
+  'GET /tool-profiles': z.array(toolProfileSchema),
+  'PUT /tool-profiles': toolProfileSchema,
+  'DELETE /tool-profiles/:id': toolProfileSchema,
+  'GET /tool-profiles/proposals': z.array(toolProfileProposalSchema),
+  'POST /tool-profiles/proposals/:id/accept': proposalAcceptedSchema,
+  'POST /tool-profiles/proposals/:id/reject': toolProfileProposalSchema,
   'GET /devices/:id/catalogs': z.array(catalogVersionSchema),
   'GET /devices/:id/catalogs/diff': catalogDiffSchema,
 

@@ -76,8 +76,18 @@ export type Call = z.infer<typeof callSchema>;
 /** POST /devices/:id/calls. */
 export const callCreatedSchema = z.strictObject({
   id: z.uuid(),
-  state: z.enum(CALL_STATES).describe('`awaiting_approval` when the tool is user-only'),
-  approvalId: z.uuid().optional(),
+  state: z
+    .enum(CALL_STATES)
+    .describe(
+      '`awaiting_approval` when the tool is user-only and pre-flight passed it (or has not run yet: the device is ' +
+        'offline); `finished` when pre-flight refused it',
+    ),
+  approvalId: z.uuid().optional().describe('the approval pre-flight opened; absent when nobody is asked'),
+  verdict: z
+    .enum(VERDICTS)
+    .optional()
+    .describe('set when pre-flight refused the call before anyone was asked (rejected, invalid_arguments)'),
+  verdictReason: z.string().optional(),
   note: z
     .string()
     .optional()

@@ -38,6 +38,9 @@ export const campaignSchema = z.strictObject({
   deviceTimeoutS: z.int(),
   retries: z.int(),
   skipInSession: z.boolean(),
+  doneWhen: z
+    .enum(['verified', 'verified_or_acknowledged'])
+    .describe('which verdicts count as done for a device, for progress and the abort rule alike'),
   stateReason: z.string().nullable(),
   reapprovalOf: z
     .uuid()
@@ -60,6 +63,11 @@ export const progressSchema = z.strictObject({
   waiting_for_device: z.int(),
   in_progress: z.int(),
   verified: z.int(),
+  acknowledged: z
+    .int()
+    .describe(
+      'devices that said they did it, unverifiable, in a campaign whose doneWhen counts that as done',
+    ),
   failed: z.int(),
   skipped: z.int(),
   cancelled: z.int(),

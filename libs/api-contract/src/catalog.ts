@@ -23,6 +23,12 @@ export const toolSchema = z.strictObject({
     .describe(
       "an operator's read-only marking (DESIGN §1: its answer verifies a call); null when not marked",
     ),
+  profileKind: z
+    .enum(['read', 'action', 'sensitive', 'needs_confirmation'])
+    .nullable()
+    .describe(
+      "what the device model's tool profile says the tool is (a device marking overrides it); null: none",
+    ),
   gated: z.boolean().describe('needs approval when an operator calls it; never offered to the LLM'),
   gatedBecause: z
     .string()

@@ -9,6 +9,7 @@ export * from './operators';
 export * from './api-keys';
 export * from './devices';
 export * from './catalog';
+export * from './tool-profiles';
 export * from './evidence';
 export * from './calls';
 export * from './approvals';

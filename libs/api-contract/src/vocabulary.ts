@@ -68,6 +68,7 @@ export const CAMPAIGN_TARGET_STATES = keys<CampaignTargetState>({
   waiting_for_device: true,
   in_progress: true,
   verified: true,
+  acknowledged: true,
   failed: true,
   skipped: true,
   cancelled: true,
@@ -92,7 +93,7 @@ export type Role = (typeof ROLES)[number];
 export const DEVICE_STATUSES = ['active', 'awaiting_activation', 'revoked', 'decommissioned'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
-export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired', 'cancelled', 'void'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
 export type {

@@ -25,6 +25,15 @@ export const campaignActionSchema = z.discriminatedUnion('kind', [
     arguments: z.record(z.string(), z.unknown()).default({}),
   }),
   z.strictObject({ kind: z.literal('reboot') }),
+  /**
+   * A capability rather than a tool ("volume" 30): each device's model profile names its tool and argument
+   * (libs/domain capabilities), so one campaign spans families whose tools differ.
+   */
+  z.strictObject({
+    kind: z.literal('capability'),
+    capability: z.string().min(1).max(100),
+    value: z.union([z.string(), z.number(), z.boolean()]),
+  }),
   z.strictObject({
     kind: z.literal('firmware'),
     firmwareId: z.uuid(),
@@ -83,5 +92,7 @@ export const campaignSpecSchema = z.strictObject({
   retries: z.int().min(0).max(10).default(0),
   /** Leave devices in an open voice session for later (a reboot mid-conversation is rude). */
   skipInSession: z.boolean().default(true),
+  /** Which verdicts count as done for a device, for progress and the abort rule alike. */
+  doneWhen: z.enum(['verified', 'verified_or_acknowledged']).default('verified'),
 });
 export type CampaignSpec = z.infer<typeof campaignSpecSchema>;

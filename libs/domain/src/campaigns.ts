@@ -19,6 +19,7 @@ export const CAMPAIGN_TARGET_STATES = [
   'waiting_for_device',
   'in_progress',
   'verified',
+  'acknowledged',
   'failed',
   'skipped',
   'cancelled',
@@ -44,6 +45,9 @@ export function campaignActionTool(action: CampaignAction): string {
   switch (action.kind) {
     case 'tool':
       return action.tool;
+    case 'capability':
+      // Resolved per device by its model's profile (capabilities.ts); named here for people.
+      return `capability:${action.capability}`;
     case 'reboot':
       return 'self.reboot';
     case 'firmware':

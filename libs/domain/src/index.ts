@@ -55,3 +55,22 @@ export {
   type ToolFacts,
 } from './tool-access';
 export { platformToolHints, type PlatformToolHints } from './tool-hints';
+export {
+  DONE_WHEN,
+  TOOL_KINDS,
+  capabilitySchema,
+  markingsOf,
+  profileFor,
+  readbackSpecSchema,
+  toolProfileBodySchema,
+  type Capability,
+  type DoneWhen,
+  type ProfiledDevice,
+  type ReadbackSpec,
+  type ToolKind,
+  type ToolProfileBody,
+  type ToolProfileView,
+} from './tool-profiles';
+export { proposeReadbacks, type PairableTool, type ReadbackPairing } from './readback-pairings';
+export { legacyModelReadbacksSchema, profilesFromLegacyReadbacks } from './legacy-model-readbacks';
+export { capabilityCall, countsAsDone, type CapabilityCall } from './capabilities';

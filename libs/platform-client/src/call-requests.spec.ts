@@ -55,7 +55,7 @@ describe('call requests', () => {
     expect(other).toMatchObject({ ok: false, error: 'idempotency_conflict' });
   });
 
-  it("open an approval at once for an operator's user-only call, and leave the gate to the orchestrator otherwise", async () => {
+  it("hold an operator's user-only call for pre-flight without opening any approval, with the TTL asked for", async () => {
     const gated = 'a0:85:e3:00:00:02';
     const operator = '00000000-0000-4000-8000-0000000000aa';
     await pool.query(`INSERT INTO device (id, client_id, updated_at) VALUES ($1, 'uuid', now())`, [gated]);
@@ -81,19 +81,15 @@ describe('call requests', () => {
       tool: 'self.reboot',
       origin: 'operator',
       operatorId: operator,
+      approvalTtlMs: 120_000,
     });
-    expect(byOperator).toMatchObject({
-      ok: true,
-      state: 'awaiting_approval',
-      approvalId: expect.any(String),
-    });
-    const approval = await pool.query(
-      'SELECT state, requested_by, tool, expires_at > now() AS open FROM approval WHERE call_id = $1',
-      [byOperator.ok ? byOperator.callId : ''],
-    );
-    expect(approval.rows).toEqual([
-      { state: 'pending', requested_by: operator, tool: 'self.reboot', open: true },
-    ]);
+    expect(byOperator).toMatchObject({ ok: true, state: 'awaiting_approval' });
+    expect(byOperator.ok && byOperator.approvalId).toBeFalsy();
+    const callId = byOperator.ok ? byOperator.callId : '';
+    // DESIGN §4: the orchestrator opens the approval once pre-flight has passed the call; none exists before.
+    expect((await pool.query('SELECT id FROM approval WHERE call_id = $1', [callId])).rows).toEqual([]);
+    const row = await pool.query('SELECT approval_ttl_ms FROM call WHERE id = $1', [callId]);
+    expect(row.rows).toEqual([{ approval_ttl_ms: 120_000 }]);
 
     const byLlm = await calls.request({ deviceId: gated, tool: 'self.reboot', origin: 'llm' });
     expect(byLlm).toMatchObject({ ok: true, state: 'queued' });

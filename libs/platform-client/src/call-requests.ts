@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
   callByIdempotencyKey,
-  createCall,
   createCalls,
   createDatabase,
   gateFactsOf,
-  openCallApproval,
   TurnBatcher,
   type CallRecord,
   type Database,
@@ -17,7 +15,6 @@ import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
 import { DependencyUnavailableError, publishCallWakes, type PartitionWake, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
-import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
 
 /** What any producer (API, voice worker, campaign runner, MCP endpoint) asks of the orchestrator. */
@@ -220,11 +217,9 @@ export class CallRequests {
   }
 
   /**
-   * The call row, and for a person's (or their agent's) user-only call its approval, in one transaction: the answer can say
-   * `awaiting_approval` truthfully at once (DESIGN §3). The approval is shown to people only once the
-   * orchestrator's pre-flight has passed the call (DESIGN §4). A call without an approval is one row of a batched
-   * INSERT (autocommitted); the gate's read sees the same committed markings inside a READ COMMITTED transaction
-   * as outside one.
+   * The call row, one row of a batched INSERT (autocommitted). A person's (or their agent's) user-only call starts
+   * `awaiting_approval`: the orchestrator runs pre-flight and opens its approval only if the call could run
+   * (DESIGN §4); the producer that wants to tell its caller which waits (PreflightWait in the admin API).
    */
   private async insert(
     r: ParsedRequest,
@@ -250,27 +245,14 @@ export class CallRequests {
       }
     }
     const gated = operatorCall && isUserOnlyTool(r.tool, facts) === true;
+    // DESIGN §4: no approval exists before pre-flight has passed the call; the orchestrator opens it then, with
+    // the TTL asked for here. A call pre-flight refuses is sealed, and nobody was ever asked.
     const call = newCall(r, partition, gated ? 'awaiting_approval' : 'queued');
-    if (!gated) {
-      const created = await this.inserts.submit(call);
-      return created
-        ? { ok: true, callId: created.id, created: true, state: created.state }
-        : this.existing(this.db, r);
-    }
-    return this.db.transaction().execute(async (trx) => {
-      const created = await createCall(trx, call);
-      if (!created) return this.existing(trx, r);
-      const { id: approvalId } = await openCallApproval(trx, {
-        id: created.id,
-        deviceId: r.deviceId,
-        tool: r.tool,
-        arguments: r.arguments,
-        argumentsHash: argumentsHash(r.deviceId, r.tool, r.arguments),
-        operatorId: r.operatorId!,
-        ttlMs: r.approvalTtlMs,
-      });
-      return { ok: true, callId: created.id, created: true, state: created.state, approvalId };
-    });
+    if (gated) call.approval_ttl_ms = r.approvalTtlMs;
+    const created = await this.inserts.submit(call);
+    return created
+      ? { ok: true, callId: created.id, created: true, state: created.state }
+      : this.existing(this.db, r);
   }
 
   private async existing(db: Database, r: ParsedRequest): Promise<CallRequestResult> {

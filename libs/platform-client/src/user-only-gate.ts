@@ -1,5 +1,5 @@
 import type { GateFacts } from '@fleet/db';
-import { SYSTEM_REBOOT_TOOL, toolSensitivity } from '@fleet/domain';
+import { markingsOf, SYSTEM_REBOOT_TOOL, toolSensitivity } from '@fleet/domain';
 
 /**
  * DESIGN §4: whether a tool waits for a person, by the one tool-access rule of libs/domain (user-only, an
@@ -10,7 +10,11 @@ import { SYSTEM_REBOOT_TOOL, toolSensitivity } from '@fleet/domain';
 export function isUserOnlyTool(tool: string, facts: GateFacts | undefined): boolean | undefined {
   if (tool === SYSTEM_REBOOT_TOOL) return true;
   if (!facts) return undefined;
-  if (facts.sensitive === true) return true;
+  // The device's marking, else its model's tool profile (DESIGN §4).
+  const { sensitive } = markingsOf(facts.profileKind ? { kind: facts.profileKind } : undefined, {
+    sensitive: facts.sensitive ?? undefined,
+  });
+  if (sensitive === true) return true;
   if (facts.catalogVersionId === null) return undefined;
   // A tool the device does not have: not gated here, rejected as unknown later.
   if (facts.name === null) return false;
@@ -21,6 +25,6 @@ export function isUserOnlyTool(tool: string, facts: GateFacts | undefined): bool
       userOnly: facts.userOnly ?? false,
       annotations: facts.annotations,
     },
-    facts.sensitive ?? undefined,
+    sensitive,
   ).sensitive;
 }

@@ -18,6 +18,7 @@ export {
   type VoiceConfig,
 } from './device/device-config';
 export { BoardProfile, BREAD_COMPACT_WIFI, withRelayTools, type BoardConfig } from './device/board-profile';
+export { ESP_HI_LIGHT, LIGHT_TOOLS } from './device/light-board';
 export { relayTool, relayTools } from './device/relay-tools';
 export { macFor, uuidFor } from './device/identity';
 export { efuseCsv, efuseFor, type EfuseIdentity } from './device/efuse';

@@ -8,7 +8,7 @@ import { startE2ePlatform, type E2ePlatform } from './platform';
 const SET_VOLUME = 'self.audio_speaker.set_volume';
 
 // A ListenAI maker that kept xiaozhi's name for its volume tool: one campaign can then span both dialects. Its
-// effect is checked by the readback configured for its model, not by self.get_device_status (it has none).
+// effect is checked by the readback its model's tool profile names, not by self.get_device_status (it has none).
 const COMPAT_TOOLS: readonly ListenAiTool[] = [
   {
     name: SET_VOLUME,
@@ -24,11 +24,26 @@ const COMPAT_TOOLS: readonly ListenAiTool[] = [
       return { content: [{ type: 'text', text: 'ok' }], isError: false };
     },
   },
+  {
+    name: 'set_led',
+    description: '设置指示灯颜色',
+    inputSchema: {
+      type: 'object',
+      properties: { color: { type: 'string', enum: ['red', 'green', 'blue', 'off'] } },
+      required: ['color'],
+    },
+    changesState: true,
+    run: () => ({ content: [{ type: 'text', text: 'ok' }], isError: false }),
+  },
   ...ARCS_MINI_TOOLS,
 ];
-const READBACKS = JSON.stringify([
-  { model: 'arcs-compat', tool: SET_VOLUME, argument: 'volume', read: { tool: 'get_volume' }, path: 'value' },
-]);
+// Its model's tool profile: the volume it sets is what get_volume reads back.
+const COMPAT_PROFILE = {
+  model: 'arcs-compat',
+  tool: SET_VOLUME,
+  kind: 'action',
+  readback: { tool: 'get_volume', argument: 'volume', path: 'value' },
+};
 
 interface Registered {
   deviceId: string;
@@ -53,8 +68,9 @@ describe('ListenAI devices beside xiaozhi ones', () => {
   };
 
   beforeAll(async () => {
-    p = await startE2ePlatform({ orchestratorEnv: { MODEL_READBACKS: READBACKS, CAMPAIGN_TICK_MS: '200' } });
+    p = await startE2ePlatform({ orchestratorEnv: { CAMPAIGN_TICK_MS: '200' } });
     key = await p.operatorKey();
+    expect((await api('PUT', '/tool-profiles', COMPAT_PROFILE)).status).toBe(200);
     xiaozhi = [await p.device('02:e3:00:00:00:01'), await p.device('02:e3:00:00:00:02')];
     listenai = [];
     for (const mac of ['02:e3:00:00:01:01', '02:e3:00:00:01:02']) {
@@ -116,6 +132,97 @@ describe('ListenAI devices beside xiaozhi ones', () => {
     );
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.payload.readback[0]!.text).toBe('{"value":25}');
+  });
+
+  it("runs one capability campaign over both families, each device through its own model's tool, verified on both", async () => {
+    // The ListenAI model's own setter carries "volume" (its profile); xiaozhi's is the firmware's built-in one.
+    const profile = await api('PUT', '/tool-profiles', {
+      model: 'arcs-compat',
+      tool: 'set_volume',
+      kind: 'action',
+      readback: { tool: 'get_volume', argument: 'value', path: 'value' },
+      capability: { name: 'volume', argument: 'value' },
+    });
+    expect(profile.status).toBe(200);
+    const deviceIds = [...xiaozhi, ...listenai].map((d) => d.mac);
+    const created = await api('POST', '/campaigns', {
+      name: 'volume 40 everywhere',
+      selector: { deviceIds },
+      action: { kind: 'capability', capability: 'volume', value: 40 },
+      rollout: { batchSize: 4, maxInFlight: 4 },
+      doneWhen: 'verified',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body['id'] as string;
+    expect((await api('POST', `/campaigns/${id}/start`)).body['state']).toBe('running');
+    const done = await waitFor(
+      async () => {
+        const c = await api('GET', `/campaigns/${id}`);
+        return c.body['state'] === 'completed' && c.body;
+      },
+      { what: 'the capability campaign completed', timeoutMs: 30_000 },
+    );
+    expect(done['progress']).toMatchObject({ total: 4, verified: 4, failed: 0 });
+    expect([...xiaozhi.map((d) => d.volume), ...listenai.map((d) => d.state.volume)]).toEqual([
+      40, 40, 40, 40,
+    ]);
+    const { rows } = await p.sql.query<{ device_id: string; tool: string; arguments: unknown }>(
+      'SELECT device_id, tool, arguments FROM call WHERE campaign_id = $1 ORDER BY device_id',
+      [id],
+    );
+    expect(rows.map((r) => [r.tool, r.arguments])).toEqual([
+      [SET_VOLUME, { volume: 40 }],
+      [SET_VOLUME, { volume: 40 }],
+      ['set_volume', { value: 40 }],
+      ['set_volume', { value: 40 }],
+    ]);
+  });
+
+  it('counts acknowledged as done only in a campaign that says so, and its abort rule with it', async () => {
+    const deviceIds = listenai.map((d) => d.mac);
+    const run = async (doneWhen: string) => {
+      const created = await api('POST', '/campaigns', {
+        name: `screen (${doneWhen})`,
+        selector: { deviceIds },
+        action: { kind: 'tool', tool: 'set_screen', arguments: { content: doneWhen } },
+        abortRule: { failureRate: 0.5, minDevices: 2 },
+        doneWhen,
+      });
+      const id = created.body['id'] as string;
+      await api('POST', `/campaigns/${id}/start`);
+      return waitFor(
+        async () => {
+          const c = await api('GET', `/campaigns/${id}`);
+          return ['completed', 'aborted'].includes(c.body['state'] as string) && c.body;
+        },
+        { what: `the ${doneWhen} campaign to end`, timeoutMs: 30_000 },
+      );
+    };
+    const lenient = await run('verified_or_acknowledged');
+    expect(lenient).toMatchObject({ state: 'completed', progress: { acknowledged: 2, failed: 0 } });
+    const strict = await run('verified');
+    expect(strict).toMatchObject({ state: 'aborted', progress: { acknowledged: 0, failed: 2 } });
+  });
+
+  it("refuses a value outside the schema's enum before anything is sent, naming the field", async () => {
+    const device = listenai[0]!;
+    const sentBefore = device.observed.received.all.length;
+    const created = await api('POST', `/devices/${device.mac}/calls`, {
+      tool: 'set_led',
+      arguments: { color: 'purple' },
+    });
+    const call = await waitFor(
+      async () => {
+        const r = await api('GET', `/calls/${String(created.body['id'])}`);
+        return r.body['verdict'] ? r.body : undefined;
+      },
+      { what: 'the verdict of set_led' },
+    );
+    expect(call).toMatchObject({
+      verdict: 'invalid_arguments',
+      verdictReason: 'argument "color" must be one of "red", "green", "blue", "off"',
+    });
+    expect(device.observed.received.all).toHaveLength(sentBefore);
   });
 
   it('shows an agent the ListenAI tools under the same gate: one an operator marked sensitive is hidden and, asked for by name, waits for a person', async () => {

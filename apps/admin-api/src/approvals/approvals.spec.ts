@@ -1,3 +1,4 @@
+import { passPreflight } from '@fleet/testing';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 import { insertCatalog } from '../../test/fixtures';
 import { waitingJobs } from '../../test/queues';
@@ -26,18 +27,15 @@ describe('the approval gate', () => {
       body: { tool: 'self.reboot', arguments: {}, reason: 'frozen screen' },
     });
     expect(r.body.state).toBe('awaiting_approval');
-    return { callId: r.body.id as string, approvalId: r.body.approvalId as string };
+    // DESIGN §4: no approval exists until pre-flight has passed the call.
+    expect(r.body.approvalId).toBeUndefined();
+    return { callId: r.body.id as string };
   };
 
-  /** What the orchestrator's pre-flight records once the call could run (no orchestrator runs here). */
-  const preflightPasses = (approvalId: string) =>
-    h.pool.query(`UPDATE approval SET preflight = '{"rules":[]}' WHERE id = $1`, [approvalId]);
-
-  /** Alice's reboot, past pre-flight: it waits for a person. */
+  /** Alice's reboot, past pre-flight (as the orchestrator would pass it; none runs here): it waits for a person. */
   const aliceRebootWaits = async () => {
     const asked = await aliceAsksForReboot();
-    await preflightPasses(asked.approvalId);
-    return asked;
+    return { ...asked, approvalId: await passPreflight(h.pool, asked.callId) };
   };
 
   it('lists what waits, with the call it binds and when it expires', async () => {
@@ -155,13 +153,11 @@ describe('the approval gate', () => {
     expect(r.body.code).toBe('call_not_waiting');
   });
 
-  it('asks nobody before pre-flight has passed the call: not listed, and approving it answers 409', async () => {
-    const { approvalId } = await aliceAsksForReboot();
+  it('asks nobody before pre-flight has passed the call: no approval exists, none is listed', async () => {
+    const { callId } = await aliceAsksForReboot();
+    expect((await h.pool.query('SELECT 1 FROM approval WHERE call_id = $1', [callId])).rowCount).toBe(0);
     const pending = await h.request('GET', '/api/v1/approvals?state=pending', { key: bob.key });
-    expect(pending.body.items.map((a: { id: string }) => a.id)).not.toContain(approvalId);
-    const r = await h.request('POST', `/api/v1/approvals/${approvalId}/approve`, { key: bob.key });
-    expect(r.status).toBe(409);
-    expect(r.body.code).toBe('approval_not_ready');
+    expect(pending.body.items.map((a: { callId: string }) => a.callId)).not.toContain(callId);
   });
 
   it('refuses to approve a call whose delivery deadline passed while it waited (409), and lists it no more', async () => {

@@ -225,7 +225,8 @@ describe('what an approval binds, and who may call a tool', () => {
     const { rows } = await p.h.owner.query('SELECT state, decided_by FROM approval WHERE id = $1', [
       approvalId,
     ]);
-    expect(rows[0]).toEqual({ state: 'pending', decided_by: null });
+    // The approval follows its call: closed (void) with the seal, and decided by nobody.
+    expect(rows[0]).toEqual({ state: 'void', decided_by: null });
     expect(sawCall(returned, LAMP)).toBe(false);
   }, 90_000);
 

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
 import { CallsController } from './calls.controller';
+import { PreflightWait } from './preflight-wait';
 import { CallsRepository } from './calls.repository';
 import { CallsService } from './calls.service';
 import { UpgradeRegressionRepository } from './upgrade-regression.repository';
 
 @Module({
+  imports: [EventsModule], // the orchestrator's call notices end a wait for pre-flight early
   controllers: [CallsController],
-  providers: [CallsService, CallsRepository, UpgradeRegressionRepository],
+  providers: [CallsService, CallsRepository, UpgradeRegressionRepository, PreflightWait],
   exports: [CallsService, CallsRepository],
 })
 export class CallsModule {}

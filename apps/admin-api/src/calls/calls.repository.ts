@@ -31,6 +31,14 @@ interface ApprovalJson {
 
 type PrerequisiteJson = Pick<CallTable, 'id' | 'tool' | 'state' | 'verdict'>;
 
+/** Where a user-only call stands after pre-flight: sealed (refused), or its approval opened, or neither yet. */
+export interface PreflightStanding {
+  state: CallTable['state'];
+  verdict: CallTable['verdict'];
+  verdictReason: CallTable['verdict_reason'];
+  approvalId: string | null;
+}
+
 export interface CallRow extends CallSummaryRow {
   arguments: CallTable['arguments'];
   reason: CallTable['reason'];
@@ -85,6 +93,16 @@ export class CallsRepository {
   constructor(@Inject(PG_POOL) pool: Pool) {
     this.db = createDatabase(pool);
   }
+  /** One read of a call's seal and its approval (the API waits on it for pre-flight to speak). */
+  preflightStanding(id: string): Promise<PreflightStanding | undefined> {
+    return this.db
+      .selectFrom('call as c')
+      .leftJoin('approval as a', 'a.call_id', 'c.id')
+      .select(['c.state', 'c.verdict', 'c.verdict_reason as verdictReason', 'a.id as approvalId'])
+      .where('c.id', '=', id)
+      .executeTakeFirst();
+  }
+
 
   async get(id: string): Promise<CallRow | undefined> {
     return this.db

@@ -8,6 +8,7 @@ import { refusal, UNAVAILABLE_STATUSES } from './call-refusal';
 import { toPage, type Page } from '../http/cursor';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
 import { callCursor, type CallCreatedView, type CallListQuery, type CreateCallBody } from './calls.schemas';
+import { PreflightWait } from './preflight-wait';
 import { evidenceView, type EvidenceView } from './evidence-view';
 import { UpgradeRegressionRepository, type RolledBackLater } from './upgrade-regression.repository';
 
@@ -19,10 +20,9 @@ export type CallView = CallRow & {
 };
 
 /**
- * An operator's calls. The API only asks (CallRequests writes the call row, and for a user-only tool its
- * approval, in one transaction, then wakes the orchestrator); the orchestrator runs the call, writes its
- * evidence and verdict, and is the one that announces it (DESIGN §1: one owner of a call's state), the
- * approval included once pre-flight has passed it (DESIGN §4).
+ * An operator's calls. The API only asks (CallRequests writes the call row, then wakes the orchestrator); the
+ * orchestrator runs the call, writes its evidence and verdict, and is the one that announces it (DESIGN §1: one
+ * owner of a call's state), and opens a user-only call's approval once pre-flight has passed it (DESIGN §4).
  */
 @Injectable()
 export class CallsService {
@@ -30,6 +30,7 @@ export class CallsService {
     private readonly calls: CallsRepository,
     private readonly regressions: UpgradeRegressionRepository,
     private readonly requests: CallRequests,
+    private readonly preflight: PreflightWait,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
@@ -57,15 +58,33 @@ export class CallsService {
       { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
     );
     if (!result.ok) throw refusal(deviceId, result);
+    const settled = await this.afterPreflight(result.callId, result.state);
     return {
       id: result.callId,
-      state: result.state,
-      ...(result.approvalId ? { approvalId: result.approvalId } : {}),
+      ...settled,
       // Accepted all the same: the row is the record, and the orchestrator's sweep runs a queued call whose
       // wake-up never reached it (within seconds of the queue being back).
       ...(result.wakeDeferred
         ? { note: 'recorded; the call queue is unreachable, so it runs once the queue is back' }
         : {}),
+    };
+  }
+
+  /**
+   * DESIGN §4: a user-only call is answered once pre-flight has spoken: refused, with its sealed verdict (nobody
+   * was asked); passed, with the approval it opened. Another call's state is answered as it is.
+   */
+  async afterPreflight(
+    callId: string,
+    state: CallCreatedView['state'],
+  ): Promise<Pick<CallCreatedView, 'state' | 'approvalId' | 'verdict' | 'verdictReason'>> {
+    if (state !== 'awaiting_approval') return { state };
+    const standing = await this.preflight.settle(callId);
+    return {
+      state: standing.state,
+      ...(standing.approvalId ? { approvalId: standing.approvalId } : {}),
+      ...(standing.verdict ? { verdict: standing.verdict } : {}),
+      ...(standing.verdictReason ? { verdictReason: standing.verdictReason } : {}),
     };
   }
 

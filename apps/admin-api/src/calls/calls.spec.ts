@@ -39,22 +39,13 @@ describe('operator calls', () => {
     expect(jobs.map((j) => j.data)).toContainEqual({ callId: r.body.id, deviceId: device });
   });
 
-  it('answers awaiting_approval for a user-only tool, with its approval already open', async () => {
+  it('answers awaiting_approval for a user-only tool, and opens no approval before pre-flight has passed it', async () => {
     const r = await call(gatedDevice!, { tool: 'self.reboot', reason: 'stuck' });
     expect(r.status).toBe(202);
-    expect(r.body).toEqual({
-      id: expect.any(String),
-      state: 'awaiting_approval',
-      approvalId: expect.any(String),
-    });
-    const approval = await h.pool.query('SELECT state, requested_by, call_id FROM approval WHERE id = $1', [
-      r.body.approvalId,
-    ]);
-    expect(approval.rows[0]).toEqual({
-      state: 'pending',
-      requested_by: operator.operatorId,
-      call_id: r.body.id,
-    });
+    // No orchestrator runs here (CALL_PREFLIGHT_WAIT_MS 0): the standing as it is, with nobody asked yet.
+    expect(r.body).toEqual({ id: expect.any(String), state: 'awaiting_approval' });
+    const approval = await h.pool.query('SELECT 1 FROM approval WHERE call_id = $1', [r.body.id]);
+    expect(approval.rowCount).toBe(0);
   });
 
   it('returns the first answer to a retry with the same Idempotency-Key and creates nothing new', async () => {
@@ -69,7 +60,7 @@ describe('operator calls', () => {
     const approvals = await h.pool.query('SELECT count(*)::int AS n FROM approval WHERE call_id = $1', [
       first.body.id,
     ]);
-    expect(approvals.rows[0].n).toBe(1);
+    expect(approvals.rows[0].n).toBe(0); // pre-flight (no orchestrator here) opens it, once
 
     const different = await call(
       gatedDevice!,

@@ -21,6 +21,10 @@ export async function actionIsGated(
       return true;
     case 'tool':
       return targets.toolIsGated(selector, action.tool);
+    case 'capability':
+      // Capabilities are the ordinary setters a profile maps (volume, brightness): not held for a person here; a
+      // device whose mapped tool is sensitive is rejected by the orchestrator's gate, one device at a time.
+      return false;
   }
 }
 

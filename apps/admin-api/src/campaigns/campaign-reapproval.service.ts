@@ -59,5 +59,6 @@ function followUp(c: CampaignRow, deviceIds: string[]): CampaignSpec {
     deviceTimeoutS: c.deviceTimeoutS,
     retries: c.retries,
     skipInSession: c.skipInSession,
+    doneWhen: c.doneWhen,
   });
 }

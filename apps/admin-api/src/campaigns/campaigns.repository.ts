@@ -23,6 +23,7 @@ export interface CampaignRow {
   deviceTimeoutS: number;
   retries: number;
   skipInSession: boolean;
+  doneWhen: 'verified' | 'verified_or_acknowledged';
   stateReason: string | null;
   /** The campaign whose devices, rejected because their tool changed, this one asks approval for again. */
   reapprovalOf: string | null;
@@ -45,6 +46,7 @@ const COLUMNS = [
   'device_timeout_s as deviceTimeoutS',
   'retries',
   'skip_in_session as skipInSession',
+  'done_when as doneWhen',
   'state_reason as stateReason',
   'reapproval_of as reapprovalOf',
   'created_at as createdAt',
@@ -97,6 +99,7 @@ export class CampaignsRepository {
         device_timeout_s: spec.deviceTimeoutS,
         retries: spec.retries,
         skip_in_session: spec.skipInSession,
+        done_when: spec.doneWhen,
         idempotency_key: idempotencyKey ?? null,
         reapproval_of: opts.reapprovalOf ?? null,
         updated_at: new Date(),

@@ -4,10 +4,12 @@ import {
   createDatabase,
   DeviceCatalogRepository,
   sql,
+  ToolProfilesRepository,
   type CurrentCatalogVersion,
   type Database,
   type Pool,
 } from '@fleet/db';
+import type { ToolProfileView } from '@fleet/domain';
 import { PG_POOL } from '../infra/tokens';
 
 export type CatalogVersionRow = CurrentCatalogVersion & { current: boolean };
@@ -63,10 +65,24 @@ const MARKING = [
 export class DeviceToolsRepository {
   private readonly db: Database;
   private readonly catalogs: DeviceCatalogRepository;
+  private readonly profiles: ToolProfilesRepository;
 
   constructor(@Inject(PG_POOL) pool: Pool) {
     this.db = createDatabase(pool);
     this.catalogs = new DeviceCatalogRepository(this.db);
+    this.profiles = new ToolProfilesRepository(this.db);
+  }
+
+  /** The tool profiles of the device's model (its board, or the server name its catalog gave), and its board. */
+  async profilesOfModel(deviceId: string): Promise<{ board: string | null; profiles: ToolProfileView[] }> {
+    const device = await this.db
+      .selectFrom('device as d')
+      .leftJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
+      .select(['d.board', 'v.server_name as serverName'])
+      .where('d.id', '=', deviceId)
+      .executeTakeFirst();
+    const models = [device?.board, device?.serverName].filter((m): m is string => !!m);
+    return { board: device?.board ?? null, profiles: await this.profiles.ofModels(models) };
   }
 
   async currentVersion(deviceId: string): Promise<CatalogVersionRow | undefined> {

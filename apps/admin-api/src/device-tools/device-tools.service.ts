@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { roleAllows } from '@fleet/auth';
-import { PLATFORM_TOOLS, TOOL_NAME_FLAGS, toolNameFlags, toolSensitivity } from '@fleet/domain';
+import {
+  markingsOf,
+  PLATFORM_TOOLS,
+  profileFor,
+  TOOL_NAME_FLAGS,
+  toolNameFlags,
+  toolSensitivity,
+} from '@fleet/domain';
 import type { z } from 'zod';
 import { DevicesRepository } from '../devices/devices.repository';
 import type { Actor } from '../http/actor';
@@ -37,29 +44,37 @@ export class DeviceToolsService {
   async catalog(deviceId: string): Promise<DeviceCatalogView> {
     await this.mustExist(deviceId);
     const version = await this.tools.currentVersion(deviceId);
-    const [tools, markings, rules] = await Promise.all([
+    const [tools, markings, rules, profiled] = await Promise.all([
       version ? this.tools.tools(version.catalogId) : Promise.resolve([]),
       this.tools.markings(deviceId),
       this.tools.orderingRules(version?.catalogId),
+      this.tools.profilesOfModel(deviceId),
     ]);
+    const device = { board: profiled.board, serverName: version?.serverName, catalogHash: version?.hash };
     const byTool = new Map(markings.map((m) => [m.toolName, m]));
     const names = new Set([...tools.map((t) => t.name), ...PLATFORM_TOOLS.map((t) => t.name)]);
     const view = (
       t: Omit<
         ToolView,
-        'sensitive' | 'readOnly' | 'gated' | 'gatedBecause' | 'gatedByDefault' | 'nameFlags'
+        'sensitive' | 'readOnly' | 'gated' | 'gatedBecause' | 'gatedByDefault' | 'nameFlags' | 'profileKind'
       > & {
         nameFlags: string[];
       },
     ): ToolView => {
       const marking = byTool.get(t.name);
-      // DESIGN §4: the one tool-access rule (libs/domain), with its reason.
-      const gate = toolSensitivity(t, marking?.sensitive ?? undefined);
+      const profile = profileFor(profiled.profiles, device, t.name);
+      // DESIGN §4: the one tool-access rule (libs/domain), with its reason; the device's marking, else its profile.
+      const marks = markingsOf(profile, {
+        sensitive: marking?.sensitive ?? undefined,
+        readOnly: marking?.readOnly ?? undefined,
+      });
+      const gate = toolSensitivity(t, marks.sensitive);
       return {
         ...t,
         nameFlags: TOOL_NAME_FLAGS.filter((f) => t.nameFlags.includes(f)),
         sensitive: marking?.sensitive ?? false,
         readOnly: marking?.readOnly ?? null,
+        profileKind: profile?.kind ?? null,
         gated: gate.sensitive,
         gatedByDefault: gate.byDefault ?? null,
         ...(gate.reason ? { gatedBecause: gate.reason } : {}),

@@ -118,11 +118,13 @@ export class AgentCallsService {
       { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
     );
     if (!result.ok) throw refusal(input.deviceId, result);
-    // The orchestrator announces the call (DESIGN §1: its one owner).
+    // The orchestrator announces the call (DESIGN §1: its one owner); a user-only one is answered once its
+    // pre-flight has spoken (refused: sealed, nobody asked; passed: its approval).
+    const settled = await this.operatorCalls.afterPreflight(result.callId, result.state);
     return {
       callId: result.callId,
-      state: result.state,
-      ...(result.approvalId ? { approvalId: result.approvalId } : {}),
+      state: settled.state,
+      ...(settled.approvalId ? { approvalId: settled.approvalId } : {}),
     };
   }
 }

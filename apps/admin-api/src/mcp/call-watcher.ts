@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CallProgressRepository, type CallProgressRow } from './call-progress.repository';
-import { EventWaits } from './waits/event-waits';
+import { EventWaits } from '../events/event-waits';
 
 export interface WatchOptions {
   timeoutMs: number;

@@ -26,7 +26,7 @@ import { ModernMcp } from './modern/modern-mcp';
 import { AgentTasks } from './waits/agent-tasks';
 import { CallTasks } from './waits/call-tasks';
 import { CampaignTasks } from './waits/campaign-tasks';
-import { EventWaits } from './waits/event-waits';
+import { EventWaits } from '../events/event-waits';
 import { RequestStates } from './waits/request-states';
 
 /** The fleet as an MCP server for outside agents (`/mcp`), behind the same gate and evidence as everyone. */
@@ -51,7 +51,6 @@ import { RequestStates } from './waits/request-states';
     AgentTasks,
     CallTasks,
     CampaignTasks,
-    EventWaits,
     CallResults,
     RequestStates,
     AgentCallsRepository,

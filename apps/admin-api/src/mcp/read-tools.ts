@@ -153,7 +153,11 @@ export class ReadTools {
         .map((t) => ({
           name: t.name,
           // The platform's own hints, from the gate's facts (the device's declared annotations are its claims).
-          annotations: platformToolHints(t, { sensitive: t.gated, readOnly: t.readOnly ?? undefined }),
+          annotations: platformToolHints(
+            t,
+            { sensitive: t.gated, readOnly: t.readOnly ?? undefined },
+            t.profileKind ? { kind: t.profileKind } : undefined,
+          ),
           fromDevice: {
             description: t.description,
             inputSchema: t.inputSchema,

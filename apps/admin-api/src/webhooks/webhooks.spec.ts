@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { waitFor } from '@fleet/testing';
+import { passPreflight, waitFor } from '@fleet/testing';
 import { insertCatalog } from '../../test/fixtures';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 import type { LookupAddress } from 'node:dns';
@@ -69,6 +69,7 @@ describe('webhooks', () => {
       key: operator.key,
       body: { tool: 'self.reboot' },
     });
+    call.body.approvalId = await passPreflight(h.pool, call.body.id);
     await h.api.app.get(Notices).webhook('approval.waiting', {
       approvalId: call.body.approvalId,
       callId: call.body.id,

@@ -51,7 +51,7 @@ export function apiUrl(path: string, query: Query = {}): string {
  * (HttpOnly, SameSite=Strict), so no token is kept where scripts can read it.
  */
 export async function request<T>(
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   opts: RequestOptions = {},
 ): Promise<T> {

@@ -11,6 +11,7 @@ import { DevicesPage } from '../pages/devices/DevicesPage';
 import { ApiKeysPage } from '../pages/keys/ApiKeysPage';
 import { RegisterDevicePage } from '../pages/devices/RegisterDevicePage';
 import { OverviewPage } from '../pages/overview/OverviewPage';
+import { ToolProfilesPage } from '../pages/profiles/ToolProfilesPage';
 import { usePathname } from './navigation';
 import { matchRoute } from './router';
 
@@ -42,6 +43,8 @@ export function Pages() {
       return <AuditPage />;
     case 'keys':
       return <ApiKeysPage />;
+    case 'tool_profiles':
+      return <ToolProfilesPage />;
     case 'not_found':
       return <p className="page">{t('common.not_found')}</p>;
   }

@@ -13,6 +13,7 @@ export type Route =
   | { name: 'campaign'; id: string }
   | { name: 'audit' }
   | { name: 'keys' }
+  | { name: 'tool_profiles' }
   | { name: 'not_found' };
 
 export function matchRoute(pathname: string): Route {
@@ -39,6 +40,8 @@ export function matchRoute(pathname: string): Route {
       return second === undefined ? { name: 'audit' } : { name: 'not_found' };
     case 'keys':
       return second === undefined ? { name: 'keys' } : { name: 'not_found' };
+    case 'tool-profiles':
+      return second === undefined ? { name: 'tool_profiles' } : { name: 'not_found' };
     default:
       return { name: 'not_found' };
   }
@@ -57,4 +60,5 @@ export const paths = {
   campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
   audit: () => '/audit',
   keys: () => '/keys',
+  toolProfiles: () => '/tool-profiles',
 };

@@ -19,6 +19,7 @@ export const TARGET_COLOR: Record<CampaignTargetState, string> = {
   waiting_for_device: '#d4a72c',
   in_progress: '#3b82f6',
   verified: '#1f9d55',
+  acknowledged: '#84cc16',
   failed: '#d1442f',
   skipped: '#9aa5b1',
   cancelled: '#7b8794',

@@ -31,6 +31,7 @@ export const TARGET_TONE: Record<CampaignTargetState, Tone> = {
   waiting_for_device: 'doubt',
   in_progress: 'busy',
   verified: 'good',
+  acknowledged: 'doubt',
   failed: 'bad',
   skipped: 'neutral',
   cancelled: 'neutral',

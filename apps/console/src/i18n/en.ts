@@ -380,6 +380,8 @@ export const en = {
   'approval.state.approved': 'approved',
   'approval.state.rejected': 'rejected',
   'approval.state.expired': 'expired',
+  'approval.state.cancelled': 'closed: call cancelled',
+  'approval.state.void': 'closed: call ended',
 
   'campaigns.title': 'Campaigns',
   'campaigns.new': 'New campaign',
@@ -414,6 +416,7 @@ export const en = {
   'campaign.action.tool': 'Call a tool',
   'campaign.action.reboot': 'Reboot',
   'campaign.action.firmware': 'Firmware upgrade',
+  'campaign.action.capability': 'Capability (each model’s own tool)',
   'campaign.arguments_json': 'Arguments (JSON)',
   'campaign.arguments_invalid': 'The arguments must be a JSON object.',
   'campaign.reboot_note':
@@ -456,6 +459,7 @@ export const en = {
   'target.skipped': 'skipped',
   'target.cancelled': 'cancelled',
   'target.rejected': 'rejected: tool changed',
+  'target.acknowledged': 'acknowledged (counted as done)',
   'campaign.reapprove': 'Ask approval again for the {n} devices whose tool changed',
   'campaign.reapproval_of': 'Asks approval again for devices of an earlier campaign:',
 
@@ -540,4 +544,28 @@ export const en = {
   'keys.state': 'State',
   'keys.active': 'active',
   'keys.revoked': 'revoked',
+  'nav.profiles': 'Tool profiles',
+  'profiles.title': 'Tool profiles',
+  'profiles.intro':
+    "What each device model's tools are, which reader proves a setter's effect, and what counts as done. A profile applies to every device of its model (a device's own marking still overrides it).",
+  'profiles.proposals': 'Proposed pairings',
+  'profiles.no_proposals':
+    'Nothing proposed: no catalog in use shows a setter and a reader of the same property not yet decided.',
+  'profiles.profiles': 'Profiles',
+  'profiles.accept': 'Accept',
+  'profiles.reject': 'Reject',
+  'profiles.delete': 'Delete',
+  'profiles.model': 'Model',
+  'profiles.catalog': 'Catalog',
+  'profiles.every_catalog': 'every catalog',
+  'profiles.tool': 'Tool',
+  'profiles.kind': 'Kind',
+  'profiles.readback': 'Read back by',
+  'profiles.done_when': 'Done when',
+  'profiles.kind.read': 'read',
+  'profiles.kind.action': 'action',
+  'profiles.kind.sensitive': 'sensitive',
+  'profiles.kind.needs_confirmation': 'needs confirmation',
+  'profiles.done.verified': 'verified',
+  'profiles.done.verified_or_acknowledged': 'verified or acknowledged',
 } as const;

@@ -59,6 +59,7 @@ function callOf(extra: Partial<CallRecord>): CallRecord {
     catalogVersionId: null,
     deadlineAt: new Date(Date.now() + 60_000),
     replyTimeoutMs: 1000,
+    approvalTtlMs: null,
     effectDeadlineAt: null,
     requestContext: null,
     traceparent: null,
@@ -72,14 +73,20 @@ function callOf(extra: Partial<CallRecord>): CallRecord {
 }
 
 /** A device no operator marked, in no group. */
-const POLICY = { markings: new Map(), readOnlyMarkings: new Map(), groups: [], boundClientId: 'x' };
+const POLICY = {
+  markings: new Map(),
+  readOnlyMarkings: new Map(),
+  profiles: [],
+  groups: [],
+  boundClientId: 'x',
+};
 
 function ports(
   approval?: Partial<ApprovalRecord>,
   campaign?: { approval: Partial<ApprovalRecord>; boundToolHash: string | null },
 ): DecisionPorts {
   return {
-    config: { FIRMWARE_BASE_URL: 'http://fleet.local', ORDERING_RULES: [], MODEL_READBACKS: [] },
+    config: { FIRMWARE_BASE_URL: 'http://fleet.local', ORDERING_RULES: [] },
     calls: {
       firmwareBySha: () => Promise.resolve(undefined),
       approvalOfCall: () =>

@@ -8,11 +8,12 @@ import {
   type ToolAccess,
 } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
-import type { OrchestratorConfig } from '../config';
 import type { DeviceRuntime } from '../devices/device-runtime';
-import { modelRecipeFor } from '../model-readbacks/model-readbacks';
 import { gate } from '../policy/user-only-gate';
-import { recipeFor, type Recipe } from '../verification/recipes';
+import { concludeNotSent } from '../verification/conclude';
+import type { NotSentCause } from '../verification/observation';
+import { toolStanding } from '../verification/profile-recipe';
+import type { Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
 import type { ApprovalRecord, CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, PreflightFindings, StageRows } from './call-writes';
@@ -41,7 +42,7 @@ export type Decision =
 
 /** What deciding reads: configuration, the device's policy context, approvals, the firmware registry. */
 export interface DecisionPorts extends PreflightPorts {
-  config: PreflightPorts['config'] & Pick<OrchestratorConfig, 'MODEL_READBACKS'>;
+  config: PreflightPorts['config'];
   calls: Pick<
     CallRepository,
     'firmwareBySha' | 'approvalOfCall' | 'approvalOfCampaign' | 'approvedToolOfTarget'
@@ -66,13 +67,13 @@ export async function decide(
     // DESIGN §4: the deadline holds while a call waits for a person: it ends expired, not undelivered.
     if (pastDeadline && call.state === 'awaiting_approval') {
       const reason = 'the delivery deadline passed while it waited for approval';
-      return conclude('expired', reason, {
+      return conclude('approval_lapsed', reason, {
         discovery: discoveryRow(device, device.catalog, undefined, false),
         decision: decisionRow(call, 'expired', [], { reason }),
       });
     }
     if (pastDeadline) {
-      return conclude('undelivered', 'the device was not online and discovered before the deadline', {
+      return conclude('device_unreachable', 'the device was not online and discovered before the deadline', {
         discovery: discoveryRow(device, device.catalog, undefined, false),
         decision: decisionRow(call, 'undelivered', [], { reason: 'device unreachable until the deadline' }),
       });
@@ -87,9 +88,8 @@ export async function decide(
   const tool: ToolView | undefined =
     catalog.tools.get(call.tool) ??
     (platformTool ? { ...platformTool, inputSchema: platformTool.inputSchema } : undefined);
-  const marking = policy.markings.get(call.tool);
   if (!tool) {
-    return conclude('rejected', `the device has no tool named ${call.tool}`, {
+    return conclude('policy', `the device has no tool named ${call.tool}`, {
       discovery: discoveryRow(device, catalog, undefined, false),
       decision: decisionRow(call, 'rejected', [{ rule: 'tool exists in the catalog', result: 'refused' }], {
         reason: 'unknown tool',
@@ -97,25 +97,23 @@ export async function decide(
     });
   }
   const facts = { ...tool, userOnly: tool.userOnly || call.tool === SYSTEM_REBOOT_TOOL };
+  // The device's own markings, else its model's tool profile (DESIGN §4, §5).
+  const standing = toolStanding(device, call.tool, policy, tool.annotations?.['readOnlyHint']);
+  const marking = standing.sensitive;
   const sensitivity = toolSensitivity(facts, marking);
   const discovery = discoveryRow(device, catalog, tool, sensitivity.sensitive);
-  const recipe =
-    modelRecipeFor(ports.config.MODEL_READBACKS, device, call.tool) ??
-    recipeFor(call.tool, {
-      readOnlyHint: tool.annotations?.['readOnlyHint'],
-      markedReadOnly: policy.readOnlyMarkings.get(call.tool),
-    });
+  const recipe = standing.recipe;
   const access = gate(call.origin, facts, marking, recipe.kind === 'read_only');
   const rules: DecisionPayload['rules'] = [gateRule(access, sensitivity.sensitive)];
   if (access.kind === 'refused') {
-    return conclude('rejected', access.reason, {
+    return conclude('policy', access.reason, {
       discovery,
       decision: decisionRow(call, 'rejected', rules, { reason: access.reason }),
     });
   }
   const checked = await preflight(ports, call, device, tool, policy.groups, rules, now);
   if (!checked.ok) {
-    return conclude(checked.verdict, checked.reason, {
+    return conclude(checked.cause, checked.reason, {
       discovery,
       decision: decisionRow(call, checked.outcome, rules, { reason: checked.reason }),
       parameters: checked.parameters,
@@ -127,7 +125,7 @@ export async function decide(
     const outcome = pastDeadline
       ? ({
           kind: 'refused',
-          verdict: 'expired',
+          cause: 'approval_lapsed',
           detail: 'the delivery deadline passed while it waited for approval',
         } satisfies ApprovalOutcome as ApprovalOutcome)
       : await approvalOutcome(ports, call, now, hash);
@@ -144,9 +142,9 @@ export async function decide(
     }
     if (outcome.kind === 'refused') {
       rules[0] = { rule: 'user-only gate', result: 'refused', detail: outcome.detail };
-      return withApproval(outcome.approval, outcome.verdict, outcome.detail, {
+      return withApproval(outcome.approval, outcome.cause, outcome.detail, {
         discovery,
-        decision: decisionRow(call, outcome.verdict === 'expired' ? 'expired' : 'rejected', rules, {
+        decision: decisionRow(call, outcome.cause === 'approval_lapsed' ? 'expired' : 'rejected', rules, {
           reason: outcome.detail,
           ...(outcome.approval ? { approval: outcome.approval } : {}),
         }),
@@ -189,7 +187,8 @@ type ApprovalOutcome =
   | { kind: 'wait'; open: boolean; detail: string }
   | {
       kind: 'refused';
-      verdict: 'rejected' | 'expired';
+      /** The approver said no, or nobody said yes in time, or the policy refuses the approval as given. */
+      cause: Extract<NotSentCause, 'approver_rejected' | 'approval_lapsed' | 'policy'>;
       detail: string;
       approval?: NonNullable<DecisionPayload['approval']>;
     };
@@ -204,7 +203,7 @@ async function approvalOutcome(
   if (!call.operatorId)
     return {
       kind: 'refused',
-      verdict: 'rejected',
+      cause: 'policy',
       detail: 'a user-only call needs a named person as requester',
     };
   const a = await ports.calls.approvalOfCall(call.id);
@@ -214,7 +213,7 @@ async function approvalOutcome(
       if (a.expiresAt.getTime() <= now)
         return {
           kind: 'refused',
-          verdict: 'expired',
+          cause: 'approval_lapsed',
           detail: 'nobody approved it in time',
           approval: { id: a.id, state: 'expired' },
         };
@@ -223,7 +222,7 @@ async function approvalOutcome(
       if (a.toolHash !== null && a.toolHash !== currentToolHash)
         return {
           kind: 'refused',
-          verdict: 'rejected',
+          cause: 'policy',
           detail: 'the tool changed while the call waited for approval: ask again',
           approval: { id: a.id, state: 'expired' },
         };
@@ -231,14 +230,23 @@ async function approvalOutcome(
     case 'expired':
       return {
         kind: 'refused',
-        verdict: 'expired',
+        cause: 'approval_lapsed',
         detail: 'nobody approved it in time',
+        approval: { id: a.id, state: 'expired' },
+      };
+    case 'cancelled':
+    case 'void':
+      // Closed with its call's seal (the approval follows its call): an unsealed call never meets one.
+      return {
+        kind: 'refused',
+        cause: 'policy',
+        detail: `its approval was closed (${a.state})`,
         approval: { id: a.id, state: 'expired' },
       };
     case 'rejected':
       return {
         kind: 'refused',
-        verdict: 'rejected',
+        cause: 'approver_rejected',
         detail: `rejected by the approver: ${a.reason ?? 'no reason given'}`,
         approval: cite(a),
       };
@@ -247,7 +255,7 @@ async function approvalOutcome(
       if (a.argumentsHash !== argumentsHash(call.deviceId, call.tool, call.arguments)) {
         return {
           kind: 'refused',
-          verdict: 'rejected',
+          cause: 'policy',
           detail: 'the approval does not match this call',
           approval: cite(a),
         };
@@ -256,7 +264,7 @@ async function approvalOutcome(
       if (a.toolHash !== null && a.toolHash !== currentToolHash) {
         return {
           kind: 'refused',
-          verdict: 'rejected',
+          cause: 'policy',
           detail: 'the tool changed since it was approved: the approval no longer applies',
           approval: cite(a),
         };
@@ -264,7 +272,7 @@ async function approvalOutcome(
       if (a.decidedBy === call.operatorId) {
         return {
           kind: 'refused',
-          verdict: 'rejected',
+          cause: 'policy',
           detail: 'approved by the requester themself',
           approval: cite(a),
         };
@@ -285,18 +293,18 @@ async function campaignApprovalOutcome(
 ): Promise<ApprovalOutcome> {
   const a = call.campaignId ? await ports.calls.approvalOfCampaign(call.campaignId) : undefined;
   if (a?.state !== 'approved')
-    return { kind: 'refused', verdict: 'rejected', detail: 'user-only action without an approved campaign' };
+    return { kind: 'refused', cause: 'policy', detail: 'user-only action without an approved campaign' };
   const approval = { ...cite(a), campaignId: call.campaignId! };
   const bound = await ports.calls.approvedToolOfTarget(call.campaignId!, call.deviceId);
   if (bound && bound !== currentToolHash)
-    return { kind: 'refused', verdict: 'rejected', detail: CAMPAIGN_TOOL_CHANGED, approval };
+    return { kind: 'refused', cause: 'policy', detail: CAMPAIGN_TOOL_CHANGED, approval };
   return { kind: 'approved', approval };
 }
 
 function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {
   return {
     id: a.id,
-    state: a.state === 'pending' ? 'expired' : a.state,
+    state: a.state === 'approved' || a.state === 'rejected' ? a.state : 'expired',
     ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}),
     ...(a.decidedAt ? { decidedAt: a.decidedAt.toISOString() } : {}),
     ...(a.reason ? { reason: a.reason } : {}),
@@ -305,13 +313,18 @@ function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {
 
 function withApproval(
   approval: DecisionPayload['approval'],
-  verdict: Conclusion['verdict'],
+  cause: NotSentCause,
   reason: string,
   rows: StageRows,
 ): Decision {
-  return { kind: 'conclude', conclusion: { verdict, reason, rows }, ...(approval ? { approval } : {}) };
+  return {
+    kind: 'conclude',
+    conclusion: concludeNotSent(cause, reason, rows),
+    ...(approval ? { approval } : {}),
+  };
 }
 
-function conclude(verdict: Conclusion['verdict'], reason: string, rows: StageRows): Decision {
-  return { kind: 'conclude', conclusion: { verdict, reason, rows } };
+/** Why the call ends unsent; the verdict is the table's (verification/conclude). */
+function conclude(cause: NotSentCause, reason: string, rows: StageRows): Decision {
+  return { kind: 'conclude', conclusion: concludeNotSent(cause, reason, rows) };
 }

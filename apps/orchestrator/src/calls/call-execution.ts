@@ -6,7 +6,7 @@ import type { Exchange } from '../mcp/exchange';
 import type { McpLink } from '../mcp/mcp-link';
 import type { EffectObservation, ReplyObservation } from '../verification/observation';
 import { readBack } from '../verification/readback';
-import type { Recipe } from '../verification/recipes';
+import { readbackTarget, type Recipe } from '../verification/recipes';
 import { observeReboot, waitForEffect, type RebootObservation } from '../verification/reboot-watch';
 import type { CallRecord } from './call-record';
 import type { CallRepository } from './call-repository';
@@ -81,7 +81,7 @@ export async function readEffect(
   readback: Record<string, unknown>[];
   statusText: string | undefined;
 }> {
-  const target = call.arguments[recipe.argument];
+  const target = readbackTarget(recipe, call.arguments);
   const read = await inSpan(
     'verify readback',
     { attributes: { 'call.id': call.id, 'verify.path': recipe.path.join('.') } },
@@ -213,6 +213,7 @@ export async function watchRebootLike(
       reconnected: observed.reconnected,
       ...(watch.expectedVersion !== undefined ? { expectedVersion: watch.expectedVersion } : {}),
       lateTrue: watch.lateTrue(),
+      lastReportedVersion: device.firmwareVersion,
       final,
       deadline: watch.deadline.toISOString(),
     };

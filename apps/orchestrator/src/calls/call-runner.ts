@@ -1,14 +1,15 @@
-import { SYSTEM_REBOOT_TOOL, type PlatformEvent } from '@fleet/domain';
+import { SYSTEM_REBOOT_TOOL } from '@fleet/domain';
 import type { PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import { contextFromTraceparent, inSpan, type Logger } from '@fleet/telemetry';
 import type { OrchestratorConfig } from '../config';
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { LeaseLostError } from '../evidence/commit-queue';
-import { modelRecipeFor } from '../model-readbacks/model-readbacks';
+import { concludeNotSent, concludeUnpaired, judgeSent as judge } from '../verification/conclude';
+import { toolStanding } from '../verification/profile-recipe';
 import type { Observation } from '../verification/observation';
-import { recipeFor, type Recipe } from '../verification/recipes';
-import { judge } from '../verification/verdict-table';
+import { readbackTarget, type Recipe } from '../verification/recipes';
+import { CallAnnouncer } from './call-announcer';
 import { decide, type Decision, type DecisionPorts } from './call-decision';
 import {
   readEffect,
@@ -23,6 +24,7 @@ import type { CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, CallWrites, PreflightFindings, StageRows } from './call-writes';
 import { decisionRow } from './evidence-builders';
 import { rememberResult } from './fresh-results';
+import { registryVersionOf } from './preflight';
 import { createPrerequisite, priorStateOf, type PrerequisitePorts } from './prerequisites';
 import { effectRow } from './response-rows';
 
@@ -48,8 +50,11 @@ type SendDecision = Extract<Decision, { kind: 'send' }>;
  */
 export class CallRunner {
   private readonly scheduled = new Set<string>();
+  private readonly announce: CallAnnouncer;
 
-  constructor(private readonly ports: RunnerPorts) {}
+  constructor(private readonly ports: RunnerPorts) {
+    this.announce = new CallAnnouncer(ports);
+  }
 
   /** Queues the call in its device's lane, unless it is queued there already. */
   schedule(callId: string, deviceId: string): void {
@@ -109,7 +114,7 @@ export class CallRunner {
       case 'sending':
       case 'sent':
       case 'verifying':
-        return this.resume(call, device);
+        return this.resume(call, device, policy);
       case 'finished':
         this.ports.logger.warn({ callId: call.id }, 'a finished call without a verdict or a cancellation');
         return;
@@ -151,14 +156,13 @@ export class CallRunner {
       const fresh = device.fresh.get(need.rule.requires);
       if (prerequisite.verdict !== 'verified' || !fresh) {
         const reason = `the prerequisite ${need.rule.requires} ended ${prerequisite.verdict ?? 'unfinished'}`;
-        return this.conclude(call, {
-          verdict: 'rejected',
-          reason,
-          rows: {
+        return this.conclude(
+          call,
+          concludeNotSent('policy', reason, {
             discovery: decision.rows.discovery,
             decision: decisionRow(call, 'rejected', decision.rules, { reason }),
-          },
-        });
+          }),
+        );
       }
       priorState = priorStateOf(prerequisite, fresh.result, new Date(fresh.at));
     }
@@ -191,7 +195,7 @@ export class CallRunner {
       },
     );
     if (!marked) return this.afterLostRace(call.id);
-    this.announceApproval(call, decision.approval);
+    this.announce.decision(call, decision.approval);
     const published = () => this.markSent(call);
     if (rebootLike) {
       const request = await sendRebootLike(this.ports, call, device, jsonrpcId, published);
@@ -211,8 +215,8 @@ export class CallRunner {
    * (CallWrites.markSent).
    */
   private markSent(call: CallRecord): void {
-    this.announce(call, 'sending');
-    this.announce(call, 'sent');
+    this.announce.state(call, 'sending');
+    this.announce.state(call, 'sent');
     this.ports.writes.markSent(call, (err) => {
       if (!(err instanceof LeaseLostError))
         this.ports.logger.warn({ err, callId: call.id }, 'cannot mark the call sent');
@@ -236,7 +240,7 @@ export class CallRunner {
         );
       observation = { ...observation, effect: read.effect };
       effectExtra = {
-        expected: { path: recipe.path.join('.'), value: call.arguments[recipe.argument] },
+        expected: { path: recipe.path.join('.'), value: readbackTarget(recipe, call.arguments) },
         observed: read.effect.kind === 'readback' ? read.effect.observed : undefined,
         readback: read.readback,
       };
@@ -265,8 +269,8 @@ export class CallRunner {
 
   /**
    * Reboots and upgrades (DESIGN §5): verified by what the platform sees next, a boot check-in and a new
-   * connection (with the expected version for an upgrade). An upgrade's late "true" without a reboot means the
-   * download failed.
+   * connection (with the expected version for an upgrade). An upgrade's late "true" without a reboot is a
+   * mismatch: the device still reports its old version.
    */
   private async verifyRebootLike(
     call: CallRecord,
@@ -282,7 +286,7 @@ export class CallRunner {
     });
     if (refused?.verdict === 'device_error') {
       return this.conclude(call, {
-        verdict: 'device_error',
+        verdict: refused.verdict,
         reason: refused.reason,
         rows: { response: request.response, effect: effectRow('not_applicable', 'the device refused') },
       });
@@ -293,7 +297,7 @@ export class CallRunner {
     if (!call.written.has('response') || call.state !== 'verifying') {
       if (!(await this.ports.writes.park(call, 'verifying', { response: request.response }, deadline)))
         return this.afterLostRace(call.id);
-      this.announce(call, 'verifying');
+      this.announce.state(call, 'verifying');
     }
     const boundClientId = await this.ports.calls.boundClientId(call.deviceId);
     const expected = recipe.kind === 'upgrade' ? expectedVersion : undefined;
@@ -320,16 +324,16 @@ export class CallRunner {
   }
 
   /** After a takeover (or a wake while verifying): the request may have gone out; only the effect can tell. */
-  private async resume(call: CallRecord, device: DeviceRuntime): Promise<void> {
-    const recipe =
-      modelRecipeFor(this.ports.config.MODEL_READBACKS, device, call.tool) ?? recipeFor(call.tool);
+  private async resume(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
+    const { recipe } = toolStanding(device, call.tool, policy);
     if (recipe.kind === 'reboot' || recipe.kind === 'upgrade') {
       const response = {
         outcome: 'no_reply' as const,
         reason: 'the replica that sent it stopped before a reply was paired',
         ...(call.connectionId ? { connectionId: call.connectionId } : {}),
       };
-      const expected = recipe.kind === 'upgrade' ? await this.expectedVersion(call) : undefined;
+      const expected =
+        recipe.kind === 'upgrade' ? await registryVersionOf(this.ports, call.arguments['url']) : undefined;
       return this.verifyRebootLike(
         call,
         device,
@@ -338,28 +342,26 @@ export class CallRunner {
         expected,
       );
     }
-    return this.conclude(call, {
-      verdict: 'no_response',
-      reason: 'the replica that sent it stopped before a reply was paired; nothing settles it now',
-      rows: {
-        response: { outcome: 'no_reply', reason: 'the sending replica stopped before pairing the reply' },
-        effect: effectRow(
-          recipe.kind === 'unverifiable' ? 'unverifiable' : 'not_applicable',
-          'not checked after the takeover',
-        ),
-      },
-    });
-  }
-
-  private async expectedVersion(call: CallRecord): Promise<string | undefined> {
-    const sha = /\/firmware\/([0-9a-f]{64})\.bin$/.exec(String(call.arguments['url']))?.[1];
-    return sha ? (await this.ports.calls.firmwareBySha(sha))?.version : undefined;
+    return this.conclude(
+      call,
+      concludeUnpaired(
+        recipe,
+        'the replica that sent it stopped before a reply was paired; nothing settles it now',
+        {
+          response: { outcome: 'no_reply', reason: 'the sending replica stopped before pairing the reply' },
+          effect: effectRow(
+            recipe.kind === 'unverifiable' ? 'unverifiable' : 'not_applicable',
+            'not checked after the takeover',
+          ),
+        },
+      ),
+    );
   }
 
   private async park(call: CallRecord, state: 'waiting_for_device', rows: StageRows): Promise<void> {
     if (call.state === state && Object.keys(rows).every((s) => call.written.has(s as never))) return;
     if (!(await this.ports.writes.park(call, state, rows))) return this.afterLostRace(call.id);
-    this.announce(call, state);
+    this.announce.state(call, state);
   }
 
   /** Only a call that passed pre-flight waits for a person; people hear of it once (DESIGN §4). */
@@ -367,25 +369,8 @@ export class CallRunner {
     const wasWaiting = call.state === 'awaiting_approval';
     const shown = await this.ports.writes.awaitApproval(call, rows, found);
     if (shown === false) return this.afterLostRace(call.id);
-    if (!wasWaiting || typeof shown === 'string') this.announce(call, 'awaiting_approval');
-    if (typeof shown !== 'string') return;
-    this.publish({
-      type: 'approval',
-      approvalId: shown,
-      callId: call.id,
-      state: 'pending',
-      at: new Date().toISOString(),
-    });
-    await this.ports.webhooks
-      .notify('approval.waiting', {
-        approvalId: shown,
-        callId: call.id,
-        deviceId: call.deviceId,
-        tool: call.tool,
-        arguments: call.arguments,
-        preflight: found.findings,
-      })
-      .catch((err: unknown) => this.ports.logger.warn({ err }, 'cannot queue the approval webhook'));
+    if (!wasWaiting || typeof shown === 'string') this.announce.state(call, 'awaiting_approval');
+    if (typeof shown === 'string') await this.announce.approvalWaiting(call, shown, found);
   }
 
   private async conclude(
@@ -394,46 +379,8 @@ export class CallRunner {
     approval?: SendDecision['approval'],
   ): Promise<void> {
     if (!(await this.ports.writes.seal(call, conclusion))) return;
-    this.announceApproval(call, approval);
-    this.publish({
-      type: 'call',
-      callId: call.id,
-      deviceId: call.deviceId,
-      tool: call.tool,
-      state: 'finished',
-      verdict: conclusion.verdict,
-      at: new Date().toISOString(),
-    });
-  }
-
-  private announce(
-    call: CallRecord,
-    state: 'waiting_for_device' | 'awaiting_approval' | 'sending' | 'sent' | 'verifying',
-  ) {
-    this.publish({
-      type: 'call',
-      callId: call.id,
-      deviceId: call.deviceId,
-      tool: call.tool,
-      state,
-      at: new Date().toISOString(),
-    });
-  }
-
-  /** A person's decision (or its lapse), announced once the runner has acted on it. */
-  private announceApproval(call: CallRecord, approval: SendDecision['approval']): void {
-    if (!approval?.id || call.campaignId) return;
-    this.publish({
-      type: 'approval',
-      approvalId: approval.id,
-      callId: call.id,
-      state: approval.state,
-      at: new Date().toISOString(),
-    });
-  }
-
-  private publish(event: PlatformEvent): void {
-    this.ports.events.publish(event);
+    this.announce.decision(call, approval);
+    this.announce.sealed(call, conclusion.verdict);
   }
 
   /** The call changed under us (cancelled, sealed): take it again from its row. */
@@ -443,15 +390,9 @@ export class CallRunner {
   }
 
   private cancelled(call: CallRecord): Conclusion {
-    const seen = judge(recipeFor(call.tool), {
-      sent: false,
-      cause: 'operator_cancelled',
-      detail: `cancelled by ${call.cancelledBy}: ${call.cancelReason ?? 'no reason given'}`,
-    })!;
-    return {
-      verdict: seen.verdict,
-      reason: seen.reason,
-      rows: { decision: decisionRow(call, 'cancelled', [], { reason: seen.reason }) },
-    };
+    const reason = `cancelled by ${call.cancelledBy}: ${call.cancelReason ?? 'no reason given'}`;
+    return concludeNotSent('operator_cancelled', reason, {
+      decision: decisionRow(call, 'cancelled', [], { reason }),
+    });
   }
 }

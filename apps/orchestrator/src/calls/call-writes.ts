@@ -105,7 +105,7 @@ export class CallWrites {
         arguments: call.arguments,
         argumentsHash: argumentsHash(call.deviceId, call.tool, call.arguments),
         operatorId: call.operatorId,
-        ttlMs: this.approvalTtlMs,
+        ttlMs: call.approvalTtlMs ?? this.approvalTtlMs,
       }));
       const shown = await recordPreflight(tx.db, call.id, {
         preflight: found.findings,

@@ -1,5 +1,5 @@
 import { BREAD_COMPACT_WIFI, type BoardConfig, type SimDevice } from '@fleet/device-sim';
-import { waitFor } from '@fleet/testing';
+import { waitFor, approvalOf } from '@fleet/testing';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
 const toolsCallsSeenBy = (device: SimDevice, tool: string) =>
@@ -46,6 +46,7 @@ describe('the gate, pre-flight and deadlines through the real broker', () => {
   afterAll(() => p.close());
 
   const approve = async (callId: string, deviceId: string) => {
+    await approvalOf(p.sql, callId); // opened once pre-flight has passed the call
     await p.sql.query(
       `UPDATE approval SET state = 'approved', decided_by = $2, decided_at = now() WHERE call_id = $1`,
       [callId, approver],
@@ -102,12 +103,11 @@ describe('the gate, pre-flight and deadlines through the real broker', () => {
     });
     expect((await p.waitVerdict(noUrl)).verdict).toBe('invalid_arguments');
     expect((await p.waitVerdict(outside)).verdict).toBe('rejected');
-    const { rows } = await p.sql.query(
-      'SELECT state, preflight FROM approval WHERE call_id = ANY($1::uuid[])',
-      [[noUrl, outside]],
-    );
-    // Opened with the request, never shown to a person: pre-flight refused first.
-    expect(rows.every((r) => r.state === 'pending' && r.preflight === null)).toBe(true);
+    const { rows } = await p.sql.query('SELECT 1 FROM approval WHERE call_id = ANY($1::uuid[])', [
+      [noUrl, outside],
+    ]);
+    // DESIGN §4: pre-flight refused first, so no approval was ever opened.
+    expect(rows).toEqual([]);
     expect(toolsCallsSeenBy(device, 'self.upgrade_firmware')).toBe(0);
   });
 

@@ -6,6 +6,7 @@ import { checkArguments } from '../policy/argument-validation';
 import { checkLimits } from '../policy/operator-limits';
 import { orderingNeeds, type OrderingNeed } from '../policy/ordering';
 import type { CallRecord } from './call-record';
+import type { NotSentCause } from '../verification/observation';
 import type { CallRepository } from './call-repository';
 
 export type ToolView = Pick<CatalogTool, 'name' | 'description' | 'inputSchema' | 'userOnly'> &
@@ -21,7 +22,8 @@ export type RunFirst = Extract<OrderingNeed, { kind: 'run_first' }>;
 export type Preflight =
   | {
       ok: false;
-      verdict: 'invalid_arguments' | 'rejected';
+      /** Why it cannot run: the device's schema, or policy (limits, registry firmware, ordering). */
+      cause: Extract<NotSentCause, 'schema' | 'policy'>;
       reason: string;
       parameters: unknown;
       /** The decision row says the policy allowed it (the schema refused) or refused it. */
@@ -60,11 +62,11 @@ export async function preflight(
     limits,
   };
   const refused = (reason: string) =>
-    ({ ok: false, verdict: 'rejected', reason, parameters, outcome: 'rejected' }) as const;
+    ({ ok: false, cause: 'policy', reason, parameters, outcome: 'rejected' }) as const;
   if (!check.ok)
     return {
       ok: false,
-      verdict: 'invalid_arguments',
+      cause: 'schema',
       reason: check.errors.join('; '),
       parameters,
       outcome: 'allowed',
@@ -119,6 +121,15 @@ export async function preflight(
     ...(expectedVersion ? { expectedVersion } : {}),
     prerequisites: needs.filter((n): n is RunFirst => n.kind === 'run_first'),
   };
+}
+
+/** The registry's version of the image a download URL names (DESIGN §4: firmware only from the registry). */
+export async function registryVersionOf(
+  ports: Pick<PreflightPorts, 'calls'>,
+  url: unknown,
+): Promise<string | undefined> {
+  const sha = FIRMWARE_URL.exec(String(url))?.[1];
+  return sha ? (await ports.calls.firmwareBySha(sha))?.version : undefined;
 }
 
 function configRules(ports: PreflightPorts, tool: string) {

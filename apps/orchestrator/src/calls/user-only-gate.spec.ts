@@ -1,3 +1,4 @@
+import { approvalOf } from '@fleet/testing';
 import type { SimDevice } from '@fleet/device-sim';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
@@ -23,6 +24,7 @@ describe('the user-only gate', () => {
     state: 'approved' | 'rejected',
     reason?: string,
   ): Promise<void> {
+    await approvalOf(p.sql, callId); // opened once pre-flight has passed the call
     await p.sql.query(
       `UPDATE approval SET state = $2, decided_by = $3, decided_at = now(), reason = $4 WHERE call_id = $1`,
       [callId, state, by, reason ?? null],

@@ -1,4 +1,4 @@
-import { createDatabase, sql, type Database, type Pool } from '@fleet/db';
+import { createDatabase, sql, ToolProfilesRepository, type Database, type Pool } from '@fleet/db';
 import {
   campaignAbortRuleSchema,
   campaignActionSchema,
@@ -10,6 +10,8 @@ import {
   type CampaignState,
   type CampaignTargetState,
   type MaintenanceWindow,
+  type ProfiledDevice,
+  type ToolProfileView,
   type Verdict,
 } from '@fleet/domain';
 import { z } from 'zod';
@@ -25,6 +27,7 @@ export interface CampaignRecord {
   deviceTimeoutS: number;
   retries: number;
   skipInSession: boolean;
+  doneWhen: 'verified' | 'verified_or_acknowledged';
 }
 
 export interface SettledTarget {
@@ -53,6 +56,30 @@ export class CampaignRepository {
     this.db = createDatabase(pool);
   }
 
+  /** What resolving a capability on a device needs: its model, catalog content and tools, its models' profiles. */
+  async capabilityContext(deviceId: string): Promise<{
+    device: ProfiledDevice;
+    tools: Set<string>;
+    profiles: ToolProfileView[];
+  }> {
+    const d = await this.db
+      .selectFrom('device as d')
+      .leftJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
+      .leftJoin('tool_catalog as c', 'c.id', 'v.catalog_id')
+      .select(['d.board', 'v.server_name as serverName', 'c.hash as catalogHash', 'c.id as catalogId'])
+      .where('d.id', '=', deviceId)
+      .executeTakeFirst();
+    const tools = d?.catalogId
+      ? await this.db.selectFrom('tool').select('name').where('catalog_id', '=', d.catalogId).execute()
+      : [];
+    const models = [d?.board, d?.serverName].filter((m): m is string => !!m);
+    return {
+      device: { board: d?.board ?? null, serverName: d?.serverName, catalogHash: d?.catalogHash },
+      tools: new Set(tools.map((t) => t.name)),
+      profiles: await new ToolProfilesRepository(this.db).ofModels(models),
+    };
+  }
+
   async active(): Promise<CampaignRecord[]> {
     const rows = await this.db
       .selectFrom('campaign')
@@ -67,6 +94,7 @@ export class CampaignRepository {
         'device_timeout_s',
         'retries',
         'skip_in_session',
+        'done_when',
       ])
       .where('state', 'in', ['running', 'paused', 'cancelled', 'aborted'])
       .where((eb) =>
@@ -93,6 +121,7 @@ export class CampaignRepository {
       deviceTimeoutS: r.device_timeout_s,
       retries: r.retries,
       skipInSession: r.skip_in_session,
+      doneWhen: r.done_when,
     }));
   }
 
@@ -117,6 +146,7 @@ export class CampaignRepository {
       waiting_for_device: 0,
       in_progress: 0,
       verified: 0,
+      acknowledged: 0,
       failed: 0,
       skipped: 0,
       cancelled: 0,

@@ -1,4 +1,10 @@
-import { CAMPAIGN_TOOL_CHANGED, campaignActionTool, type CampaignTargetState } from '@fleet/domain';
+import {
+  CAMPAIGN_TOOL_CHANGED,
+  campaignActionTool,
+  capabilityCall,
+  countsAsDone,
+  type CampaignTargetState,
+} from '@fleet/domain';
 import type { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import type { Logger } from '@fleet/telemetry';
 import type { LeaseStore } from '../coordination/lease-store';
@@ -78,7 +84,8 @@ export class CampaignRunner {
     this.announce(c, counts);
     if (c.state !== 'running') return;
 
-    const finished = counts.verified + counts.failed;
+    // The abort rule counts what the campaign counts as done (its doneWhen): acknowledged is done or failed.
+    const finished = counts.verified + counts.acknowledged + counts.failed;
     if (finished >= c.abortRule.minDevices && counts.failed / finished > c.abortRule.failureRate) {
       const reason = `${counts.failed} of ${finished} finished devices failed (above ${Math.round(c.abortRule.failureRate * 100)} %)`;
       if (await this.deps.campaigns.finish(c.id, 'running', 'aborted', reason)) {
@@ -101,7 +108,9 @@ export class CampaignRunner {
           c.id,
           'running',
           'completed',
-          `${counts.verified} verified, ${counts.failed} failed, ${counts.skipped} skipped` +
+          `${counts.verified} verified, ` +
+            (counts.acknowledged > 0 ? `${counts.acknowledged} acknowledged, ` : '') +
+            `${counts.failed} failed, ${counts.skipped} skipped` +
             (counts.rejected > 0
               ? `, ${counts.rejected} rejected: their tool changed since the approval`
               : ''),
@@ -150,7 +159,9 @@ export class CampaignRunner {
         t.id,
         ['pending', 'waiting_for_device'],
         'failed',
-        'the campaign action cannot be built (firmware missing?)',
+        c.action.kind === 'capability'
+          ? `no tool of this device carries out "${c.action.capability}" (no profile maps it, no built-in tool)`
+          : 'the campaign action cannot be built (firmware missing?)',
       );
       return false;
     }
@@ -183,6 +194,14 @@ export class CampaignRunner {
     switch (c.action.kind) {
       case 'tool':
         return { tool, arguments: c.action.arguments };
+      case 'capability': {
+        // Campaigns across families: the device's model profile names its tool and argument.
+        const ctx = await this.deps.campaigns.capabilityContext(t.deviceId);
+        const call = capabilityCall(c.action.capability, c.action.value, ctx.device, ctx.profiles, (name) =>
+          ctx.tools.has(name),
+        );
+        return call && { tool: call.tool, arguments: call.arguments };
+      }
       case 'reboot':
         return { tool, arguments: {} };
       case 'firmware': {
@@ -200,11 +219,18 @@ export class CampaignRunner {
     }
   }
 
-  /** A device is done only when its effect is verified; for firmware, when it runs the new version. */
+  /**
+   * A device is done when its verdict counts as done for the campaign (its doneWhen: verified, or verified or
+   * acknowledged); for firmware, when it runs the new version.
+   */
   private async settle(c: CampaignRecord, t: SettledTarget): Promise<void> {
     let state: CampaignTargetState;
     let detail: string;
-    if (t.verdict === 'verified') {
+    const done = t.verdict ? countsAsDone(t.verdict, c.doneWhen) : undefined;
+    if (done === 'acknowledged') {
+      state = 'acknowledged';
+      detail = `acknowledged (counted as done): ${t.verdictReason ?? ''}`;
+    } else if (done === 'verified') {
       const expected =
         c.action.kind === 'firmware'
           ? (await this.deps.campaigns.firmware(c.action.firmwareId))?.version

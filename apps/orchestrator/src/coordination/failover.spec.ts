@@ -1,4 +1,4 @@
-import { waitFor } from '@fleet/testing';
+import { waitFor, approvalOf } from '@fleet/testing';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
 describe('orchestrator replicas', () => {
@@ -22,6 +22,7 @@ describe('orchestrator replicas', () => {
       operatorId: requester,
       replyTimeoutMs: 500,
     });
+    await approvalOf(p.sql, callId); // opened once pre-flight has passed the call
     await p.sql.query(
       `UPDATE approval SET state = 'approved', decided_by = $2, decided_at = now() WHERE call_id = $1`,
       [callId, approver],

@@ -1,24 +1,38 @@
+import { createDatabase, ToolProfilesRepository } from '@fleet/db';
 import { SAMPLE_PNG_BASE64 } from '@fleet/device-sim';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
 // DESIGN §3: through the broker's link, a ListenAI device is discovered and called like any other; only the
-// link code knows its envelope. Its model's volume readback is configured; a second model has none.
+// link code knows its envelope. Its model's tool profiles say what its tools are (DESIGN §5); a second model has
+// none.
 interface SentDown {
   action: string;
   data: { method: string; id: string; params: Record<string, unknown> };
 }
-
-const READBACKS = JSON.stringify([
-  { model: 'arcs-mini', tool: 'set_volume', argument: 'value', read: { tool: 'get_volume' }, path: 'value' },
-]);
 
 describe('ListenAI devices through the real link', () => {
   let p: Platform;
   let operator: string;
 
   beforeAll(async () => {
-    p = await startPlatform({ MODEL_READBACKS: READBACKS });
+    p = await startPlatform();
     operator = await p.operator();
+    const profiles = new ToolProfilesRepository(createDatabase(p.sql));
+    await profiles.put(
+      {
+        model: 'arcs-mini',
+        catalogHash: '',
+        tool: 'set_volume',
+        kind: 'action',
+        readback: { tool: 'get_volume', arguments: {}, argument: 'value', path: 'value', settleMs: 0 },
+        doneWhen: 'verified',
+      },
+      operator,
+    );
+    await profiles.put(
+      { model: 'arcs-mini', catalogHash: '', tool: 'get_volume', kind: 'read', doneWhen: 'verified' },
+      operator,
+    );
   });
   afterAll(() => p.close());
 
@@ -57,7 +71,22 @@ describe('ListenAI devices through the real link', () => {
     );
   });
 
-  it('verifies set_volume by the readback configured for its model, and acknowledges it where none is', async () => {
+  it("verifies a read tool its model's profile calls a read, with no marking on the device, and acknowledges it on a model without one", async () => {
+    const mini = await p.listenAiDevice();
+    const read = await call(mini, 'get_volume');
+    expect(read).toMatchObject({ verdict: 'verified', verdict_reason: 'the reply is the effect of a read' });
+    const { rows } = await p.sql.query('SELECT count(*)::int AS n FROM tool_marking WHERE device_id = $1', [
+      mini.mac,
+    ]);
+    expect(rows[0].n).toBe(0);
+    const lite = await p.listenAiDevice({
+      model: 'arcs-lite',
+      serverInfo: { name: 'arcs-lite', version: '0.9.0', instructions: 'no profile' },
+    });
+    expect((await call(lite, 'get_volume')).verdict).toBe('acknowledged');
+  });
+
+  it('verifies set_volume by the get_volume its model profile names, and acknowledges it where none is', async () => {
     const mini = await p.listenAiDevice();
     const verified = await call(mini, 'set_volume', { value: 35 });
     expect(verified).toMatchObject({ verdict: 'verified', verdict_reason: 'the readback equals the target' });

@@ -81,3 +81,59 @@ describe('operator limits', () => {
     expect(checkLimits(limits, 'self.screen.set_brightness', { brightness: 100 })).toEqual([]);
   });
 });
+
+describe("validation against the device's whole schema", () => {
+  const declared = (inputSchema: Record<string, unknown>): ListedTool => {
+    const result = { tools: [{ name: 'set_led', description: 'LED', inputSchema }] };
+    const page = readToolsListPage({ dialect: 'xiaozhi', id: 1, outcome: { kind: 'result', result } });
+    if (!page.ok) throw new Error(page.error.message);
+    return page.value.tools[0]!;
+  };
+  const led = declared({
+    type: 'object',
+    properties: {
+      color: { type: 'string', enum: ['red', 'green', 'blue', 'off'] },
+      name: { type: 'string', pattern: '^[a-z]+$', maxLength: 8 },
+      mode: { const: 'steady' },
+      at: {
+        type: 'object',
+        properties: { x: { type: 'integer' } },
+        required: ['x'],
+        additionalProperties: false,
+      },
+      level: {
+        oneOf: [
+          { type: 'integer', maximum: 3 },
+          { type: 'string', enum: ['max'] },
+        ],
+      },
+    },
+    required: ['color'],
+  });
+
+  it('refuses a value outside an enum, naming the field and what it allows', () => {
+    const result = checkArguments(led, undefined, { color: 'purple' });
+    expect(result.ok).toBe(false);
+    expect(result.errors).toEqual(['argument "color" must be one of "red", "green", "blue", "off"']);
+    expect(checkArguments(led, undefined, { color: 'red' }).ok).toBe(true);
+  });
+
+  it('refuses what pattern, lengths, const, nested objects and oneOf declare against', () => {
+    const errors = (args: Record<string, unknown>) => checkArguments(led, undefined, args).errors;
+    expect(errors({ color: 'red', name: 'Bad!' })).toEqual(['argument "name" must match pattern "^[a-z]+$"']);
+    expect(errors({ color: 'red', name: 'abcdefghij' })[0]).toContain('argument "name"');
+    expect(errors({ color: 'red', mode: 'blink' })).toEqual(['argument "mode" must be "steady"']);
+    expect(errors({ color: 'red', at: {} })).toEqual(['argument "at.x" is missing']);
+    expect(errors({ color: 'red', at: { x: 1, y: 2 } })).toEqual([
+      'argument "at.y" is not declared by the tool',
+    ]);
+    expect(errors({ color: 'red', level: 7 }).join()).toContain('argument "level"');
+    expect(errors({ color: 'red', level: 'max', at: { x: 1 }, mode: 'steady', name: 'abc' })).toEqual([]);
+  });
+
+  it("keeps the firmware's quirk before the schema's words: a case twin is named as one", () => {
+    expect(checkArguments(led, undefined, { Color: 'red', color: 'red' }).errors).toEqual([
+      'argument "Color" differs from "color" only in case: the firmware would take it as "color"',
+    ]);
+  });
+});

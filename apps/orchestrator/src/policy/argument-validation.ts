@@ -8,6 +8,8 @@ import {
   type ToolDefinition,
 } from '@fleet/protocol';
 
+import { schemaErrors } from './schema-validation';
+
 export interface ArgumentCheck {
   ok: boolean;
   errors: string[];
@@ -23,7 +25,7 @@ const REQUIRED_DESPITE_DEFAULT: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Strict validation against the device's own inputSchema (DESIGN §4). Whatever the firmware would silently
+ * Strict validation against the device's own inputSchema (DESIGN §4), the whole of it (schema-validation.ts). Whatever the firmware would silently
  * coerce is refused: a fraction for an integer, a wrong type (absent to the firmware, so a default would be used),
  * an undeclared name, or a name that differs from a declared one only in case (the firmware matches names
  * case-insensitively and the first duplicate wins, so `{"Volume":80,"volume":30}` would set 80).
@@ -59,6 +61,8 @@ export function checkArguments(
     }
     errors.push(...typeErrors(property.name, property.type, value, property.minimum, property.maximum));
   }
+  // The firmware's quirks said nothing: what else the device's whole schema declares (enum, pattern, nesting…).
+  if (errors.length === 0) errors.push(...schemaErrors(tool.inputSchema, given));
   return { ok: errors.length === 0, errors, ...firmwareView };
 }
 

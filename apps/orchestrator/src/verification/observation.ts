@@ -40,6 +40,8 @@ export type EffectObservation =
       expectedVersion?: string;
       /** A same-id "true" came (late, after the reply window). */
       lateTrue: boolean;
+      /** The version the device last reported (boot check-in or discovery), whatever the call did. */
+      lastReportedVersion?: string | null;
       /** The effect deadline has passed: no later observation can settle it. */
       final: boolean;
       deadline: string;

@@ -1,3 +1,4 @@
+import { approvalOf } from '@fleet/testing';
 import { createHash } from 'node:crypto';
 import { buildAppImage, type SimDevice } from '@fleet/device-sim';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
@@ -28,6 +29,7 @@ describe('reboot and upgrade verification', () => {
       operatorId: requester,
       replyTimeoutMs: 1_000,
     });
+    await approvalOf(p.sql, callId); // opened once pre-flight has passed the call
     await p.sql.query(
       `UPDATE approval SET state = 'approved', decided_by = $2, decided_at = now() WHERE call_id = $1`,
       [callId, approver],
@@ -86,25 +88,30 @@ describe('reboot and upgrade verification', () => {
     expect(device.version).toBe('2.4.2');
   });
 
-  it('calls a failed download effect_mismatch: the late "true" comes with no reboot', async () => {
+  it('calls an upgrade that did not take effect_mismatch, saying only what was seen: "true", no reboot, the old version', async () => {
     const device = await p.device({ faults: { failUpgrades: true } });
     const url = await registerFirmware('2.4.5');
     const callId = await approvedCall(device, 'self.upgrade_firmware', { url });
     const call = await p.waitVerdict(callId);
     expect(call).toMatchObject({
       verdict: 'effect_mismatch',
-      verdict_reason: 'the late "true" came with no reboot: the download failed',
+      verdict_reason: 'the device answered "true" but did not reboot: it still reports 2.4.2, not 2.4.5',
     });
     expect(device.bootCount).toBe(1);
   });
 
-  it('rejects an upgrade from a URL that is not in the firmware registry', async () => {
+  it('rejects an upgrade from a URL that is not in the firmware registry before anyone is asked', async () => {
     const device = await p.device();
-    const callId = await approvedCall(device, 'self.upgrade_firmware', {
-      url: 'http://example.com/evil.bin',
+    const callId = await p.call({
+      device,
+      tool: 'self.upgrade_firmware',
+      arguments: { url: 'http://example.com/evil.bin' },
+      origin: 'operator',
+      operatorId: requester,
     });
     const call = await p.waitVerdict(callId);
     expect(call.verdict).toBe('rejected');
     expect(call.verdict_reason).toContain('registry');
+    expect((await p.sql.query('SELECT 1 FROM approval WHERE call_id = $1', [callId])).rowCount).toBe(0);
   });
 });

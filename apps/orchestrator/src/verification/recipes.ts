@@ -5,7 +5,9 @@ export type Recipe =
   | {
       kind: 'readback';
       path: readonly string[];
-      argument: string;
+      /** The argument whose value the readback must show; absent when the target is the constant `value`. */
+      argument?: string;
+      value?: unknown;
       settleMs: number;
       /** The read tool; self.get_device_status unless a model's readback says otherwise. */
       read?: { tool: string; arguments: Record<string, unknown> };
@@ -67,6 +69,14 @@ export function recipeFor(tool: string, hints: ReadToolHints = {}): Recipe {
   return hints.readOnlyHint === true || hints.markedReadOnly === true
     ? { kind: 'read_only' }
     : { kind: 'unverifiable' };
+}
+
+/** What a readback must observe for this call: the named argument's value, or the recipe's constant. */
+export function readbackTarget(
+  recipe: Extract<Recipe, { kind: 'readback' }>,
+  args: Readonly<Record<string, unknown>>,
+): unknown {
+  return recipe.argument === undefined ? recipe.value : args[recipe.argument];
 }
 
 /** The value at a path of get_device_status' JSON (which arrives as text inside the tool result). */

@@ -1,3 +1,4 @@
+import { concludeNotSent } from './conclude';
 import type { EffectObservation, Observation, ReplyObservation } from './observation';
 import { recipeFor } from './recipes';
 import { judge } from './verdict-table';
@@ -126,5 +127,46 @@ describe('the verdict table', () => {
     expect(
       judge(upgrade, sent(silent, rebootSeen({ expectedVersion: '2.5.0', lateTrue: true })))?.verdict,
     ).toBe('effect_mismatch');
+  });
+});
+
+describe('the not-sent rows, cause by recipe', () => {
+  // Each cause is produced by the pipeline: deciding (device_unreachable, policy, approval_lapsed,
+  // approver_rejected), pre-flight (schema, policy), prerequisites (policy), a cancellation (operator_cancelled).
+  const CAUSES = {
+    device_unreachable: 'undelivered',
+    policy: 'rejected',
+    approver_rejected: 'rejected',
+    schema: 'invalid_arguments',
+    approval_lapsed: 'expired',
+    operator_cancelled: 'cancelled',
+  } as const;
+  const RECIPES = [
+    'self.audio_speaker.set_volume',
+    'self.reboot',
+    'self.upgrade_firmware',
+    'self.get_device_status',
+    'x.y',
+  ];
+
+  it('gives every cause one verdict whatever the recipe, its detail as the reason', () => {
+    for (const [cause, verdict] of Object.entries(CAUSES))
+      for (const tool of RECIPES)
+        expect(
+          judge(recipeFor(tool), { sent: false, cause: cause as keyof typeof CAUSES, detail: 'why' }),
+        ).toEqual({
+          verdict,
+          reason: 'why',
+          effect: 'not sent (why)',
+        });
+  });
+
+  it('concludes through the one conclude with the same verdicts', () => {
+    for (const [cause, verdict] of Object.entries(CAUSES))
+      expect(concludeNotSent(cause as keyof typeof CAUSES, 'why', {})).toEqual({
+        verdict,
+        reason: 'why',
+        rows: {},
+      });
   });
 });

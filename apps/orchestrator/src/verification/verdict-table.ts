@@ -143,8 +143,12 @@ function rebootVerdict(effect: EffectObservation): Judgement | undefined {
           `the device came back running ${effect.boot.version ?? 'an unknown version'}, not ${effect.expectedVersion}`,
         );
   }
+  // Only what was seen (DESIGN §1): a "true" and no reboot; why the image did not take is not the platform's to say.
   if (upgrade && effect.lateTrue && !effect.boot)
-    return settled('effect_mismatch', 'the late "true" came with no reboot: the download failed');
+    return settled(
+      'effect_mismatch',
+      `the device answered "true" but did not reboot: it still reports ${effect.lastReportedVersion ?? 'its old version'}, not ${effect.expectedVersion}`,
+    );
   if (!effect.final) return undefined;
   const why =
     effect.reconnected && !effect.boot

@@ -9,6 +9,7 @@ import { runningLabel } from '../firmware/flash-slots';
 import { deviceStatusJson } from './device-status';
 import type { DeviceHost } from './device-host';
 import { previewImage, takePhoto, uploadSnapshot } from './http-tools';
+import { LIGHT_KEY } from './light-board';
 import { isRelayTool } from './relay-tools';
 import type { Runtime } from './runtime';
 import { systemInfoJson } from './system-info-json';
@@ -69,8 +70,12 @@ export async function runToolCallback(
     case 'self.screen.preview_image':
       return previewImage(host, rt, str('url'));
     case 'self.light.get_power':
-      // The esp-hi board's light getter; the simulated light is off (a read tool's "false" is a value).
-      return returned(toolReturn.bool(false));
+      // The esp-hi board's light getter: off until switched on (a read tool's "false" is a value).
+      return returned(toolReturn.bool(host.nvs.relays[LIGHT_KEY] === true));
+    case 'self.light.turn_on':
+    case 'self.light.turn_off':
+      if (!lie) host.nvs.relays[LIGHT_KEY] = call.tool.name === 'self.light.turn_on';
+      return TRUE;
     case 'self.assets.set_download_url':
       if (!lie) host.nvs.assetsDownloadUrl = str('url');
       return TRUE;

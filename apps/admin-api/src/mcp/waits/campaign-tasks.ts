@@ -24,7 +24,7 @@ import {
   campaignTaskId,
   campaignTaskStatus,
 } from './campaign-task';
-import { EventWaits } from './event-waits';
+import { EventWaits } from '../../events/event-waits';
 
 /**
  * Campaigns as tasks: read from the campaign's row every time, visible only to the agent that asked for the

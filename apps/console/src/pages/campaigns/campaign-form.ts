@@ -76,6 +76,9 @@ export function actionOf(f: CampaignForm): ActionResult {
   switch (f.actionKind) {
     case 'reboot':
       return { ok: true, action: { kind: 'reboot' } };
+    case 'capability':
+      // Capability campaigns are made through the API for now: the form offers tools.
+      return { ok: false, problem: 'tool' };
     case 'firmware':
       return f.firmwareId
         ? { ok: true, action: { kind: 'firmware', firmwareId: f.firmwareId, via: f.via } }

@@ -24,6 +24,7 @@ export function selectCallRecord<O>(q: SelectQueryBuilder<DB, 'call', O>) {
     'call.catalog_version_id as catalogVersionId',
     'call.deadline_at as deadlineAt',
     'call.reply_timeout_ms as replyTimeoutMs',
+    'call.approval_ttl_ms as approvalTtlMs',
     'call.effect_deadline_at as effectDeadlineAt',
     'call.request_context as requestContext',
     'call.traceparent',

@@ -1,4 +1,5 @@
 import type { ClientBase, Pool } from 'pg';
+import type { ToolProfileView } from '@fleet/domain';
 import { queryCompiler, sql } from '../../client/kysely';
 import { executeNamed } from '../named-statements.repository';
 import { selectCallRecord } from './call-columns.repository';
@@ -11,6 +12,11 @@ export interface DevicePolicy {
   /** Tools an operator marked read-only (true) or not a read (false) on this device (DESIGN §1). */
   readOnlyMarkings: ReadonlyMap<string, boolean>;
   groups: { name: string; limits: unknown }[];
+  /**
+   * The tool profiles given for the call's tool, of every model (few: one a model); deciding picks the one of the
+   * device's model and catalog (libs/domain profileFor), so a change applies to the next call.
+   */
+  profiles: ToolProfileView[];
   /** The device's bound Client-Id (hashed): a reboot's boot check-in must come from it (DESIGN §5). */
   boundClientId: string;
 }
@@ -42,6 +48,11 @@ function compileLoad() {
           boolean
         > | null>`(SELECT json_object_agg(m.tool_name, m.read_only) FROM tool_marking m
            WHERE m.device_id = call.device_id AND m.read_only IS NOT NULL)`.as('readOnly'),
+        sql<ToolProfileView[] | null>`(SELECT json_agg(json_build_object('model', p.model,
+           'catalogHash', p.catalog_hash, 'tool', p.tool_name, 'kind', p.kind, 'readback', p.readback,
+           'capability', p.capability, 'doneWhen', p.done_when)) FROM tool_profile p WHERE p.tool_name = call.tool)`.as(
+          'profiles',
+        ),
         sql<
           { name: string; limits: unknown }[] | null
         >`(SELECT json_agg(json_build_object('name', g.name, 'limits', g.limits))
@@ -65,13 +76,14 @@ export async function loadCallsToRun(
 ): Promise<Map<string, CallToRun>> {
   const rows = await executeNamed(db, 'load-calls-to-run', LOAD_CALLS_TO_RUN, [ids]);
   const loaded = new Map<string, CallToRun>();
-  for (const { boundClientId, markings, readOnly, groups, ...call } of rows) {
+  for (const { boundClientId, markings, readOnly, groups, profiles, ...call } of rows) {
     loaded.set(call.id, {
       call: toCallRecord(call),
       policy: {
         markings: new Map(Object.entries(markings ?? {})),
         readOnlyMarkings: new Map(Object.entries(readOnly ?? {})),
         groups: groups ?? [],
+        profiles: profiles ?? [],
         boundClientId,
       },
     });

@@ -28,6 +28,8 @@ export interface CallRecord {
   catalogVersionId: CallRow['catalog_version_id'];
   deadlineAt: CallRow['deadline_at'];
   replyTimeoutMs: CallRow['reply_timeout_ms'];
+  /** The approval's TTL the requester asked for (null: the orchestrator's default). */
+  approvalTtlMs: CallRow['approval_ttl_ms'];
   effectDeadlineAt: CallRow['effect_deadline_at'];
   requestContext: { llmToolCall?: unknown; utteranceHash?: string; agent?: Record<string, unknown> } | null;
   traceparent: CallRow['traceparent'];

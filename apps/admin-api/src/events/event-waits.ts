@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { EventRelay } from '../../events/event-relay';
+import { EventRelay } from './event-relay';
 
 /** What a wait is for: a call or a campaign, by id. */
 export type Watched = { type: 'call'; id: string } | { type: 'campaign'; id: string };

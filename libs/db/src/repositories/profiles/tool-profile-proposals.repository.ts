@@ -1,0 +1,119 @@
+import type { ReadbackPairing } from '@fleet/domain';
+import { sql, type Database } from '../../client/kysely';
+import { jsonParam } from '../../client/json-columns';
+
+export interface ProposalRow {
+  id: string;
+  model: string;
+  catalogHash: string;
+  tool: string;
+  argument: string;
+  value: unknown;
+  readerTool: string;
+  path: string;
+  why: string;
+  state: 'pending' | 'accepted' | 'rejected';
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  createdAt: Date;
+}
+
+/** A catalog content in use, with the model its devices are known by. */
+export interface CatalogInUse {
+  model: string;
+  catalogHash: string;
+  catalogId: string;
+}
+
+const COLUMNS = [
+  'id',
+  'model',
+  'catalog_hash as catalogHash',
+  'tool_name as tool',
+  'argument',
+  'value',
+  'reader_tool as readerTool',
+  'path',
+  'why',
+  'state',
+  'decided_by as decidedBy',
+  'decided_at as decidedAt',
+  'created_at as createdAt',
+] as const;
+
+/** Pairings the platform saw in catalogs, for a person to accept or reject (never applied silently). */
+export class ToolProfileProposalsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Every (model, catalog content) some device reports now: a device is known by its board, else its server. */
+  catalogsInUse(): Promise<CatalogInUse[]> {
+    return this.db
+      .selectFrom('device as d')
+      .innerJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
+      .innerJoin('tool_catalog as c', 'c.id', 'v.catalog_id')
+      .select([
+        sql<string>`coalesce(d.board, v.server_name)`.as('model'),
+        'c.hash as catalogHash',
+        'c.id as catalogId',
+      ])
+      .where(sql<boolean>`coalesce(d.board, v.server_name) IS NOT NULL`)
+      .distinct()
+      .execute();
+  }
+
+  toolsOf(catalogId: string): Promise<{ name: string; inputSchema: unknown }[]> {
+    return this.db
+      .selectFrom('tool')
+      .select(['name', 'input_schema as inputSchema'])
+      .where('catalog_id', '=', catalogId)
+      .orderBy('position')
+      .execute();
+  }
+
+  /** Records pairings not seen before (a rejected or accepted one stays decided). */
+  async record(at: CatalogInUse, pairings: readonly ReadbackPairing[]): Promise<void> {
+    if (pairings.length === 0) return;
+    await this.db
+      .insertInto('tool_profile_proposal')
+      .values(
+        pairings.map((p) => ({
+          id: sql<string>`gen_random_uuid()`,
+          model: at.model,
+          catalog_hash: at.catalogHash,
+          tool_name: p.tool,
+          argument: p.readback.argument ?? '',
+          value: p.readback.value === undefined ? null : jsonParam(p.readback.value),
+          reader_tool: p.readback.tool,
+          path: p.readback.path,
+          why: p.why,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  list(state?: ProposalRow['state']): Promise<ProposalRow[]> {
+    let q = this.db.selectFrom('tool_profile_proposal').select(COLUMNS);
+    if (state) q = q.where('state', '=', state);
+    return q.orderBy('model').orderBy('catalog_hash').orderBy('tool_name').execute();
+  }
+
+  get(id: string): Promise<ProposalRow | undefined> {
+    return this.db
+      .selectFrom('tool_profile_proposal')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Decides a pending proposal; undefined when it was not pending (decided already, or no such proposal). */
+  decide(id: string, state: 'accepted' | 'rejected', by: string): Promise<ProposalRow | undefined> {
+    return this.db
+      .updateTable('tool_profile_proposal')
+      .set({ state, decided_by: by, decided_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .returning(COLUMNS)
+      .executeTakeFirst();
+  }
+}

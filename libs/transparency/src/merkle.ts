@@ -83,7 +83,7 @@ export function rootFromInclusion(
   if (leaf.length !== 32 || proof.some((p) => p.length !== 32)) return undefined;
   let fn = index;
   let sn = size - 1;
-  let r = Buffer.from(leaf);
+  let r: Buffer = Buffer.from(leaf);
   for (const p of proof) {
     if (sn === 0) return undefined;
     if (odd(fn) || fn === sn) {
@@ -136,8 +136,8 @@ export function verifyConsistency(
     fn = half(fn);
     sn = half(sn);
   }
-  let fr = Buffer.from(path[0]!);
-  let sr = Buffer.from(path[0]!);
+  let fr: Buffer = Buffer.from(path[0]!);
+  let sr: Buffer = Buffer.from(path[0]!);
   for (const c of path.slice(1)) {
     if (sn === 0) return false;
     if (odd(fn) || fn === sn) {

@@ -8,6 +8,8 @@ import {
   loadConfig,
   redisEnv,
   resolveServicePassword,
+  resolveSealSigningKey,
+  sealSigningEnv,
   serviceMqttEnv,
   tracingEnv,
 } from '@fleet/config';
@@ -29,6 +31,7 @@ const schema = z.object({
   ...redisEnv,
   ...serviceMqttEnv,
   ...tracingEnv,
+  ...sealSigningEnv,
   BIND_HOST: z.string().default('0.0.0.0'),
   HTTP_PORT: envPort(8082),
   REPLICA_ID: z
@@ -81,14 +84,19 @@ const schema = z.object({
 
 export type OrchestratorConfig = Omit<
   z.infer<typeof schema>,
-  'MQTT_PASSWORD' | 'MODEL_READBACKS' | 'MODEL_READBACKS_FILE'
-> & { mqttPassword: string; MODEL_READBACKS: ModelReadback[] };
+  'MQTT_PASSWORD' | 'MODEL_READBACKS' | 'MODEL_READBACKS_FILE' | 'SEAL_SIGNING_KEY'
+> & { mqttPassword: string; MODEL_READBACKS: ModelReadback[]; sealSigningKey: string };
 export type ConfiguredOrderingRule = z.infer<typeof orderingRuleSchema>;
 
 export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
-  const { MQTT_PASSWORD, MODEL_READBACKS, MODEL_READBACKS_FILE, ...raw } = loadConfig(schema, env);
+  const { MQTT_PASSWORD, MODEL_READBACKS, MODEL_READBACKS_FILE, SEAL_SIGNING_KEY, ...raw } = loadConfig(
+    schema,
+    env,
+  );
   return {
     ...raw,
+    // DESIGN §6: the orchestrator alone holds the key its seals are signed with.
+    sealSigningKey: resolveSealSigningKey(SEAL_SIGNING_KEY, raw.NODE_ENV),
     MODEL_READBACKS: combineModelReadbacks(MODEL_READBACKS, MODEL_READBACKS_FILE),
     mqttPassword: resolveServicePassword('orchestrator', MQTT_PASSWORD, raw.NODE_ENV),
   };

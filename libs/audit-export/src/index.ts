@@ -5,3 +5,4 @@ export * from './audit-export';
 export * from './audit-export-verify';
 export * from './strict-json';
 export * from './trusted-key';
+export * from './seal-signature';

@@ -7,6 +7,7 @@ import { AuditSigner } from './audit-signer';
 import { IntegrityRepository } from './integrity.repository';
 import { IntegrityService } from './integrity.service';
 import { ReportsController } from './reports.controller';
+import { SealKeys } from './seal-keys';
 import { UpgradeRegressionsRepository } from './upgrade-regressions.repository';
 
 @Module({
@@ -20,6 +21,7 @@ import { UpgradeRegressionsRepository } from './upgrade-regressions.repository';
     AuditSigner,
     IntegrityService,
     IntegrityRepository,
+    SealKeys,
   ],
 })
 export class ReportsModule {}

@@ -239,7 +239,7 @@ export type AdminApiConfig = z.infer<typeof schema> & {
   efuseWrappingKeys: Buffer[];
   /** The accepted seal keys, as listed (or the development key's). */
   sealPublicKeys: string;
-  /** CHECKPOINT_DIR, or `.local/checkpoints` in development. */
+  /** CHECKPOINT_DIR, or `.local/checkpoints/<database>` in development. */
   checkpointDir: string;
 };
 
@@ -253,8 +253,15 @@ export function loadAdminApiConfig(env: NodeJS.ProcessEnv = process.env): AdminA
       config.NODE_ENV,
       (key) => sealSigner(key).verifierKey,
     ),
-    checkpointDir: config.CHECKPOINT_DIR ?? join(findWorkspaceRoot(__dirname), '.local', 'checkpoints'),
+    // Development: one directory per database, so test databases never share a log.
+    checkpointDir:
+      config.CHECKPOINT_DIR ??
+      join(findWorkspaceRoot(__dirname), '.local', 'checkpoints', databaseName(config.DATABASE_URL)),
   };
+}
+
+function databaseName(url: string): string {
+  return new URL(url).pathname.replace(/^\//, '').replace(/[^A-Za-z0-9_.-]/g, '_') || 'default';
 }
 
 /** The session cookie's Secure flag: configured, or on in production. */

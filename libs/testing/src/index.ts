@@ -18,3 +18,4 @@ export { spokenPcm, withSilence, toneWav } from './speech';
 export { countStatements, type StatementCounter } from './statement-counter';
 export { parsePrometheusText, scrape, scrapeMetrics, type Sample } from './metrics-scrape';
 export { withMarkedSection } from './marked-section';
+export { committedExport, TEST_LOG_ORIGIN } from './committed-export';

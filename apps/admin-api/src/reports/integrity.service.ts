@@ -3,6 +3,7 @@ import type { SealSignatureProblem } from '@fleet/audit-export';
 import { ChainWalk, sealMismatches, type ChainBreak, type SealField } from '@fleet/domain';
 import { Counter, Gauge, type Registry } from '@fleet/telemetry';
 import { METRICS_REGISTRY } from '../infra/tokens';
+import { CheckpointComparer } from '../checkpoints/checkpoint-comparer';
 import { IntegrityRepository, type ChainRow, type SealRow } from './integrity.repository';
 import { SealKeys } from './seal-keys';
 
@@ -84,6 +85,7 @@ export class IntegrityService {
   constructor(
     private readonly evidence: IntegrityRepository,
     private readonly sealKeys: SealKeys,
+    private readonly checkpoints: CheckpointComparer,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
     this.failures = new Counter({
@@ -111,6 +113,8 @@ export class IntegrityService {
 
   async check(deviceId?: string): Promise<IntegrityReport> {
     const [chains, seals] = [await this.walkChains(deviceId), await this.compareSeals(deviceId)];
+    const checkpoint = await this.checkpoints.compare(deviceId);
+    for (const p of checkpoint?.problems ?? []) this.failures.inc({ problem: p.problem });
     for (const b of chains.broken) this.failures.inc({ problem: b.problem });
     if (seals.count > 0) this.failures.inc({ problem: 'seal_mismatch' }, seals.count);
     for (const [problem, n] of seals.signatureCounts) this.failures.inc({ problem }, n);
@@ -120,7 +124,11 @@ export class IntegrityService {
       this.checkedAt.set(Date.now() / 1000);
     }
     return {
-      ok: chains.broken.length === 0 && seals.count === 0 && seals.signatureCount === 0,
+      ok:
+        chains.broken.length === 0 &&
+        seals.count === 0 &&
+        seals.signatureCount === 0 &&
+        (checkpoint?.problems.length ?? 0) === 0,
       checkedDevices: chains.devices,
       checkedRows: chains.rows,
       checkedHeads: chains.heads,
@@ -130,7 +138,7 @@ export class IntegrityService {
       sealMismatchCount: seals.count,
       sealSignatureProblems: seals.signatures,
       sealSignatureProblemCount: seals.signatureCount,
-      checkpoint: null,
+      checkpoint,
     };
   }
 

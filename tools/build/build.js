@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const swc = require('@swc/core');
 const { buildConsole } = require('./build-console');
+const { buildVerifier } = require('./build-verifier');
 const { root, swcOptions } = require('./swc-options');
 
 const SOURCE_DIRS = ['apps', 'libs', 'tools'];
@@ -49,6 +50,8 @@ async function main() {
     }),
   );
   console.log(`build: ${files.length} files to dist/ in ${Date.now() - started} ms`);
+  const verifier = await buildVerifier();
+  console.log(`build: audit-verify bundled into dist/audit-verify in ${verifier.ms} ms`);
   const web = await buildConsole();
   console.log(`build: console ${web.built ? 'bundled' : 'up to date'} in ${web.ms} ms`);
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import {
   auditSigningEnv,
@@ -9,12 +10,15 @@ import {
   envList,
   envPort,
   envUrl,
+  findWorkspaceRoot,
   loadConfig,
   redisEnv,
   resolveEfuseWrappingKeys,
+  resolveSealPublicKeys,
+  sealKeysEnv,
   tracingEnv,
 } from '@fleet/config';
-import { privateKeyFromText } from '@fleet/audit-export';
+import { privateKeyFromText, SealKeyring, sealSigner } from '@fleet/audit-export';
 import { LOOPBACK_ORIGINS, parseOriginPattern } from './mcp/origin-policy';
 import { parseCidr } from './webhooks/webhook-target-policy';
 
@@ -179,6 +183,17 @@ const schema = z
     ...auditSigningEnv,
     /** Chain links one signed audit export with its rows may carry (it is built in memory). */
     AUDIT_EXPORT_MAX_LINKS: envInt(100_000, { min: 1 }),
+    /** The orchestrator seal keys this deployment accepts (verifier key strings; dev: the development key's). */
+    ...sealKeysEnv,
+    /** Where signed checkpoints and their tree are written, outside Postgres (DESIGN §6). */
+    CHECKPOINT_DIR: z.string().min(1).optional(),
+    /** How often the chain heads are committed into a checkpoint (also at every signed export); 0: only at exports. */
+    CHECKPOINT_INTERVAL_MS: envInt(300_000, { min: 0 }),
+    /** The checkpoints' origin line and key name (C2SP tlog-checkpoint: the log's identity). */
+    CHECKPOINT_ORIGIN: z
+      .string()
+      .regex(/^[^\s+]+$/, 'an origin holds no space and no +')
+      .default('voice-fleet.local/evidence'),
     /**
      * Parse every JSON answer with its route's schema from @fleet/api-contract and answer a drift as a 500
      * (DESIGN §8). The test harnesses turn it on; it costs a parse per answer, so it is off by default.
@@ -194,6 +209,18 @@ const schema = z
       }
     } else if (c.NODE_ENV === 'production') {
       ctx.addIssue({ code: 'custom', path: ['AUDIT_SIGNING_KEY'], message: 'required in production' });
+    }
+    if (c.SEAL_PUBLIC_KEYS !== undefined) {
+      try {
+        if (SealKeyring.parse(c.SEAL_PUBLIC_KEYS).keys.length === 0) throw new Error('lists no key');
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['SEAL_PUBLIC_KEYS'], message: (err as Error).message });
+      }
+    } else if (c.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['SEAL_PUBLIC_KEYS'], message: 'required in production' });
+    }
+    if (c.CHECKPOINT_DIR === undefined && c.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['CHECKPOINT_DIR'], message: 'required in production' });
     }
     if (c.MCP_STATE_KEY === undefined && c.NODE_ENV === 'production') {
       ctx.addIssue({ code: 'custom', path: ['MCP_STATE_KEY'], message: 'required in production' });
@@ -215,6 +242,10 @@ const schema = z
 export type AdminApiConfig = z.infer<typeof schema> & {
   /** Seal imported eFuse keys (POST /serial-keys); the first is the newest. The broker opens them. */
   efuseWrappingKeys: Buffer[];
+  /** The accepted seal keys, as listed (or the development key's). */
+  sealPublicKeys: string;
+  /** CHECKPOINT_DIR, or `.local/checkpoints/<database>` in development. */
+  checkpointDir: string;
 };
 
 export function loadAdminApiConfig(env: NodeJS.ProcessEnv = process.env): AdminApiConfig {
@@ -222,7 +253,20 @@ export function loadAdminApiConfig(env: NodeJS.ProcessEnv = process.env): AdminA
   return {
     ...config,
     efuseWrappingKeys: resolveEfuseWrappingKeys(config.EFUSE_WRAPPING_KEYS, config.NODE_ENV),
+    sealPublicKeys: resolveSealPublicKeys(
+      config.SEAL_PUBLIC_KEYS,
+      config.NODE_ENV,
+      (key) => sealSigner(key).verifierKey,
+    ),
+    // Development: one directory per database, so test databases never share a log.
+    checkpointDir:
+      config.CHECKPOINT_DIR ??
+      join(findWorkspaceRoot(__dirname), '.local', 'checkpoints', databaseName(config.DATABASE_URL)),
   };
+}
+
+function databaseName(url: string): string {
+  return new URL(url).pathname.replace(/^\//, '').replace(/[^A-Za-z0-9_.-]/g, '_') || 'default';
 }
 
 /** The session cookie's Secure flag: configured, or on in production. */

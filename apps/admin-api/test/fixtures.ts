@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
+import { sealSigner, type SealSignature } from '@fleet/audit-export';
+import { resolveSealSigningKey } from '@fleet/config';
 import {
   evidenceHash,
   GENESIS_HASH,
@@ -119,9 +121,17 @@ export const VALID_PAYLOADS: Record<EvidenceStage, unknown> = {
  * Evidence rows chained as the orchestrator's writer chains them: per device, seq after seq from GENESIS_HASH
  * (or the device's current head), each hash over the previous one and the row's canonical content.
  */
+/** The development orchestrator key, as the orchestrator signs seals with it in tests (DESIGN §6). */
+export const devSealSigner = sealSigner(resolveSealSigningKey(undefined, 'test'));
+
+/**
+ * Chains rows onto their devices' heads as the writer does, each seal link signed with the development orchestrator
+ * key unless `signSeal` says otherwise (a forger holding fleet_app has no key: `signSeal: null`).
+ */
 export async function insertEvidenceChain(
   pool: Pool,
   rows: { callId: string; deviceId: string; stage: ChainLink; payload?: unknown }[],
+  signSeal: ((hash: string) => SealSignature) | null = devSealSigner.sign,
 ): Promise<{ id: string; seq: number; hash: string }[]> {
   const heads = new Map<string, { seq: number; hash: string }>();
   const written: { id: string; seq: number; hash: string }[] = [];
@@ -149,10 +159,23 @@ export async function insertEvidenceChain(
       payload,
       createdAt,
     });
+    const signature = r.stage === 'seal' && signSeal ? signSeal(hash) : undefined;
     const { rows: inserted } = await pool.query<{ id: string }>(
-      `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text`,
-      [r.callId, r.deviceId, r.stage, seq, JSON.stringify(payload), head.hash, hash, createdAt],
+      `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at, seal_key_id,
+                             seal_signature)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id::text`,
+      [
+        r.callId,
+        r.deviceId,
+        r.stage,
+        seq,
+        JSON.stringify(payload),
+        head.hash,
+        hash,
+        createdAt,
+        signature?.keyId ?? null,
+        signature?.signature ?? null,
+      ],
     );
     heads.set(r.deviceId, { seq, hash });
     written.push({ id: inserted[0]!.id, seq, hash });

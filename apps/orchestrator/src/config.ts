@@ -8,6 +8,8 @@ import {
   loadConfig,
   redisEnv,
   resolveServicePassword,
+  resolveSealSigningKey,
+  sealSigningEnv,
   serviceMqttEnv,
   tracingEnv,
 } from '@fleet/config';
@@ -26,6 +28,7 @@ const schema = z.object({
   ...redisEnv,
   ...serviceMqttEnv,
   ...tracingEnv,
+  ...sealSigningEnv,
   BIND_HOST: z.string().default('0.0.0.0'),
   HTTP_PORT: envPort(8082),
   REPLICA_ID: z
@@ -74,8 +77,8 @@ const schema = z.object({
 
 export type OrchestratorConfig = Omit<
   z.infer<typeof schema>,
-  'MQTT_PASSWORD' | 'MODEL_READBACKS' | 'MODEL_READBACKS_FILE'
-> & { mqttPassword: string };
+  'MQTT_PASSWORD' | 'MODEL_READBACKS' | 'MODEL_READBACKS_FILE' | 'SEAL_SIGNING_KEY'
+> & { mqttPassword: string; sealSigningKey: string };
 export type ConfiguredOrderingRule = z.infer<typeof orderingRuleSchema>;
 
 function retired(variable: string) {
@@ -94,10 +97,13 @@ export function loadOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): Or
     MQTT_PASSWORD,
     MODEL_READBACKS: _inline,
     MODEL_READBACKS_FILE: _file,
+    SEAL_SIGNING_KEY,
     ...raw
   } = loadConfig(schema, env);
   return {
     ...raw,
+    // DESIGN §6: the orchestrator alone holds the key its seals are signed with.
+    sealSigningKey: resolveSealSigningKey(SEAL_SIGNING_KEY, raw.NODE_ENV),
     mqttPassword: resolveServicePassword('orchestrator', MQTT_PASSWORD, raw.NODE_ENV),
   };
 }

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { sealSigner } from '@fleet/audit-export';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
 import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
@@ -74,10 +75,16 @@ export async function startOrchestrator(
     const leases = new LeaseStore(leasePool, config.REPLICA_ID, config.LEASE_TTL_MS);
     const partitions = new PartitionManager(leases, config.LEASE_RENEW_MS, logger);
     const devices = new DeviceRegistry((p) => partitions.leaseOf(p) !== undefined);
+    const seals = sealSigner(config.sealSigningKey, config.SEAL_KEY_NAME);
+    logger.info(
+      { sealKey: seals.verifierKey },
+      'seals are signed with this key (list it in SEAL_PUBLIC_KEYS)',
+    );
     const commits = new CommitQueue(pool, config.REPLICA_ID, (p) => partitions.leaseOf(p), {
       maxConcurrentBatches: 4,
       maxBatchSize: 200,
       latency: metrics.evidenceCommit,
+      signSeal: seals.sign,
     });
     const events = new PlatformEventBus(redis);
     const webhooks = new WebhookNotifier(pool, redis, config.QUEUE_PREFIX);

@@ -34,6 +34,8 @@ const exportChain = z.strictObject({
         prevHash: hex64,
         hash: hex64,
         createdAt: instant,
+        sealKeyId: z.string().optional().describe("a seal link's signer: the orchestrator key's C2SP key id"),
+        sealSignature: z.string().optional().describe("Ed25519 over the seal link's hash, base64"),
       }),
     )
     .optional(),
@@ -130,6 +132,28 @@ export const auditReportSchema = z.strictObject({
     chains: z.array(exportChain),
     calls: z.array(exportCall).optional(),
   }),
+  transparency: z
+    .strictObject({
+      sealKeys: z
+        .array(z.string())
+        .describe('the orchestrator seal keys the deployment accepts (verifier key strings)'),
+      checkpoint: z.string().describe('the signed checkpoint (C2SP signed-note) made for this export'),
+      previous: z.string().nullable().describe('the checkpoint before it, if any'),
+      consistency: z
+        .array(z.string())
+        .describe('RFC 9162 consistency proof from the previous checkpoint, base64'),
+      inclusions: z.array(
+        z.strictObject({
+          deviceId: z.string(),
+          seq,
+          hash: hex64,
+          leafIndex: count,
+          proof: z.array(z.string()),
+        }),
+      ),
+    })
+    .optional()
+    .describe('DESIGN §6: the checkpoint the export is committed in, and the proofs of its seals'),
   signature: z.strictObject({
     algorithm: z.literal('Ed25519'),
     publicKey: z.string(),
@@ -187,5 +211,38 @@ export const integrityReportSchema = z.strictObject({
     )
     .describe('sealed calls whose row no longer says what their seal says, field by field'),
   sealMismatchCount: count,
+  sealSignatureProblems: z
+    .array(
+      z.strictObject({
+        callId: z.string(),
+        deviceId: z.string(),
+        sealSeq: z.string(),
+        evidenceId: z.string(),
+        problem: z.enum(['seal_unsigned', 'seal_unknown_key', 'seal_bad_signature']),
+        detail: z.string(),
+      }),
+    )
+    .describe('seal links not signed by an orchestrator key the deployment lists (the first 1,000)'),
+  sealSignatureProblemCount: count,
+  checkpoint: z
+    .strictObject({
+      origin: z.string(),
+      size: count,
+      checkedLeaves: count,
+      problems: z.array(
+        z.strictObject({
+          deviceId: z.string(),
+          seq: z.string(),
+          problem: z.enum([
+            'checkpoint_unreadable',
+            'checkpointed_link_missing',
+            'checkpointed_link_changed',
+          ]),
+          detail: z.string(),
+        }),
+      ),
+    })
+    .nullable()
+    .describe('the latest checkpoint compared with the database; null when none was written yet'),
 });
 export type IntegrityReport = z.infer<typeof integrityReportSchema>;

@@ -4,6 +4,7 @@ import { publicKeyFromText, publicKeyInfo } from './audit-signing-key';
 import { decodeStrictUtf8, parseStrictJson } from './strict-json';
 import type { TrustAnchor } from './trusted-key';
 import { ChainWalk, SEAL_LINK, sealMismatches, type ChainLink, type StoredLink } from '@fleet/domain';
+import { checkTransparency, type CheckpointChecked } from './transparency-verify';
 
 export interface ExportProblem {
   deviceId: string;
@@ -29,6 +30,8 @@ export interface ExportVerification {
   trusted: boolean;
   rows: boolean;
   checked: { chains: number; links: number; calls: number; seals: number };
+  /** The checkpoint the export is committed in, when it carries one that holds under the trusted key. */
+  checkpoint: CheckpointChecked | null;
   /** Every problem in document order; the first names the first row that does not fit. */
   problems: ExportProblem[];
 }
@@ -77,11 +80,13 @@ export function verifyAuditExport(input: unknown, trust?: TrustAnchor | KeyObjec
   );
   const problems: ExportProblem[] = [];
   const checked = { chains: doc.evidence.chains.length, links: 0, calls: 0, seals: 0 };
+  let checkpoint: CheckpointChecked | null = null;
   if (doc.evidence.rows) {
     checked.links = checkChains(doc.evidence.chains, problems);
     const seals = checkSeals(doc, problems);
     checked.calls = doc.evidence.calls?.length ?? 0;
     checked.seals = seals;
+    checkpoint = checkTransparency(doc, key.type === 'private' ? createPublicKey(key) : key, problems);
   }
   return {
     ok: trusted && signatureOk && doc.evidence.rows && problems.length === 0,
@@ -90,6 +95,7 @@ export function verifyAuditExport(input: unknown, trust?: TrustAnchor | KeyObjec
     trusted,
     rows: doc.evidence.rows,
     checked,
+    checkpoint,
     problems,
   };
 }

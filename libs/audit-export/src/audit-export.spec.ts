@@ -9,8 +9,13 @@ import { UnreadableExportError, verifyAuditExport } from './audit-export-verify'
 import { privateKeyFromText, publicKeyFromText, publicKeyInfo } from './audit-signing-key';
 import { fingerprintAnchor, keyAnchor } from './trusted-key';
 import { evidenceHash, GENESIS_HASH, type ChainLink } from '@fleet/domain';
+import { ed25519Signer } from '@fleet/transparency';
+import { EvidenceLog } from './evidence-log';
+import { checkpointNote, transparencyFor } from './export-transparency';
+import { sealSigner } from './seal-signature';
 
 const { privateKey } = generateKeyPairSync('ed25519');
+const orchestrator = sealSigner(generateKeyPairSync('ed25519').privateKey);
 const sealedAt = '2026-12-01T10:00:00.500Z';
 
 function links(deviceId: string, callId: string): ExportLink[] {
@@ -21,14 +26,32 @@ function links(deviceId: string, callId: string): ExportLink[] {
     const link = { seq: String(i + 1), callId, stage, payload, prevHash: prev, createdAt: sealedAt };
     const hash = evidenceHash(prev, { ...link, deviceId });
     prev = hash;
-    return { ...link, hash };
+    if (stage !== 'seal') return { ...link, hash };
+    const signature = orchestrator.sign(hash);
+    return { ...link, hash, sealKeyId: signature.keyId, sealSignature: signature.signature };
   });
+}
+
+/** The export's seal committed to a one-leaf evidence log, checkpointed with the platform key (DESIGN §6). */
+function committed(body: UnsignedAuditExport): UnsignedAuditExport {
+  const chain = body.evidence.chains[0]!;
+  const seal = chain.links!.at(-1)!;
+  const log = new EvidenceLog([{ deviceId: chain.deviceId, seq: seal.seq, hash: seal.hash }]);
+  const note = checkpointNote(
+    log,
+    'voice-fleet.test/evidence',
+    ed25519Signer('voice-fleet.test/evidence', privateKey),
+  );
+  const transparency = transparencyFor(log, { note, size: 1 }, null, body.evidence.chains, [
+    orchestrator.verifierKey,
+  ]);
+  return { ...body, transparency };
 }
 
 function exportOf(rows = true): UnsignedAuditExport {
   const chainLinks = links('a0:85:e3:00:00:01', 'c1');
   const last = chainLinks[chainLinks.length - 1]!;
-  return {
+  const body: UnsignedAuditExport = {
     format: AUDIT_EXPORT_FORMAT,
     generatedAt: '2026-12-02T00:00:00.000Z',
     period: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-02T00:00:00.000Z' },
@@ -60,6 +83,7 @@ function exportOf(rows = true): UnsignedAuditExport {
         : {}),
     },
   };
+  return rows ? committed(body) : body;
 }
 
 /** The signed export as a file holds it, changed by `edit` in its text. */

@@ -23,6 +23,9 @@ export const exportLinkSchema = z.strictObject({
   prevHash: hash,
   hash,
   createdAt: z.string(),
+  /** A seal link's signer (the orchestrator key's C2SP key id) and its Ed25519 signature over the hash. */
+  sealKeyId: z.string().optional(),
+  sealSignature: z.string().optional(),
 });
 export type ExportLink = z.infer<typeof exportLinkSchema>;
 
@@ -48,6 +51,31 @@ export const exportCallSchema = z.strictObject({
 });
 export type ExportCall = z.infer<typeof exportCallSchema>;
 
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+
+/**
+ * DESIGN §6: where the export's seals stand in the evidence log. The checkpoint (a C2SP signed note, signed by the
+ * platform's key under the log's origin) made for this export, the one before it and the RFC 9162 consistency
+ * proof between them, the orchestrator seal keys the deployment accepts, and an RFC 9162 inclusion proof for each
+ * seal link the export carries.
+ */
+export const exportTransparencySchema = z.strictObject({
+  sealKeys: z.array(z.string()),
+  checkpoint: z.string(),
+  previous: z.string().nullable(),
+  consistency: z.array(base64),
+  inclusions: z.array(
+    z.strictObject({
+      deviceId: z.string(),
+      seq,
+      hash,
+      leafIndex: z.int().min(0),
+      proof: z.array(base64),
+    }),
+  ),
+});
+export type ExportTransparency = z.infer<typeof exportTransparencySchema>;
+
 export const auditSignatureSchema = z.strictObject({
   algorithm: z.literal('Ed25519'),
   /** The raw public key (base64) and its fingerprint: informative; an auditor checks with the key got out of band. */
@@ -67,6 +95,7 @@ export const auditExportSchema = z.looseObject({
     chains: z.array(exportChainSchema),
     calls: z.array(exportCallSchema).optional(),
   }),
+  transparency: exportTransparencySchema.optional(),
   signature: auditSignatureSchema,
 });
 export type AuditExport = z.infer<typeof auditExportSchema>;

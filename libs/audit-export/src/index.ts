@@ -5,3 +5,7 @@ export * from './audit-export';
 export * from './audit-export-verify';
 export * from './strict-json';
 export * from './trusted-key';
+export * from './seal-signature';
+export * from './evidence-log';
+export * from './transparency-verify';
+export * from './export-transparency';

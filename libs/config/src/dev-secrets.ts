@@ -15,11 +15,17 @@ const devSecretsSchema = z.object({
   efuseWrappingKey: z.string().min(43),
   /** The Ed25519 key that signs audit exports (base64 of its 32 bytes; AUDIT_SIGNING_KEY in production). */
   auditSigningKey: z.string().min(43),
+  /** The orchestrator's Ed25519 key that signs seal links (base64 of its 32 bytes; SEAL_SIGNING_KEY in production). */
+  sealSigningKey: z.string().min(43),
 });
 export type DevSecrets = z.infer<typeof devSecretsSchema>;
 
 /** What a file written before a secret existed may lack: filled in once, for every service at the same time. */
-const storedSchema = devSecretsSchema.partial({ efuseWrappingKey: true, auditSigningKey: true });
+const storedSchema = devSecretsSchema.partial({
+  efuseWrappingKey: true,
+  auditSigningKey: true,
+  sealSigningKey: true,
+});
 
 export const SERVICE_IDENTITIES = ['orchestrator', 'voice-worker', 'admin-api'] as const;
 export type ServiceIdentity = (typeof SERVICE_IDENTITIES)[number];
@@ -32,6 +38,7 @@ const later = {
   efuseWrappingKey: () => randomBytes(32).toString('base64url'),
   // An Ed25519 private key is 32 random bytes (RFC 8032 §5.1.5).
   auditSigningKey: () => randomBytes(32).toString('base64'),
+  sealSigningKey: () => randomBytes(32).toString('base64'),
 } satisfies Record<string, () => string>;
 
 export function loadOrCreateDevSecrets(path: string): DevSecrets {
@@ -43,6 +50,7 @@ export function loadOrCreateDevSecrets(path: string): DevSecrets {
     services: Object.fromEntries(SERVICE_IDENTITIES.map((id) => [id, randomBytes(24).toString('base64url')])),
     efuseWrappingKey: later.efuseWrappingKey(),
     auditSigningKey: later.auditSigningKey(),
+    sealSigningKey: later.sealSigningKey(),
   };
   mkdirSync(dirname(path), { recursive: true });
   try {
@@ -115,4 +123,9 @@ function lockAgeMs(lockPath: string): number {
 /** The development audit signing key (added, like every later secret, to a file written before it existed). */
 export function loadOrCreateAuditSigningKey(path: string): string {
   return loadOrCreateDevSecrets(path).auditSigningKey;
+}
+
+/** The development seal signing key (the orchestrator's; added to a file written before it existed). */
+export function loadOrCreateSealSigningKey(path: string): string {
+  return loadOrCreateDevSecrets(path).sealSigningKey;
 }

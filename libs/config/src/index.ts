@@ -21,3 +21,9 @@ export { serviceMqttEnv, resolveServicePassword } from './service-mqtt-env';
 export { efuseWrappingEnv, resolveEfuseWrappingKeys } from './efuse-wrapping-env';
 export { tracingEnv, otlpExportEnabled } from './tracing-env';
 export { auditSigningEnv, resolveAuditSigningKey } from './audit-signing-env';
+export {
+  sealKeysEnv,
+  sealSigningEnv,
+  resolveSealPublicKeys,
+  resolveSealSigningKey,
+} from './seal-signing-env';

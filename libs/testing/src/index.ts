@@ -19,3 +19,4 @@ export { countStatements, type StatementCounter } from './statement-counter';
 export { parsePrometheusText, scrape, scrapeMetrics, type Sample } from './metrics-scrape';
 export { withMarkedSection } from './marked-section';
 export { approvalOf, passPreflight } from './preflight-approvals';
+export { committedExport, TEST_LOG_ORIGIN } from './committed-export';

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { auditSigningEnv, commonEnv, loadConfig } from '@fleet/config';
+import { auditSigningEnv, commonEnv, loadConfig, sealSigningEnv } from '@fleet/config';
 
 // The only place the audit tools read process.env (the verifier itself reads nothing but its arguments).
-const schema = z.object({ ...commonEnv, ...auditSigningEnv });
+const schema = z.object({
+  ...commonEnv,
+  ...auditSigningEnv,
+  ...sealSigningEnv,
+  CHECKPOINT_ORIGIN: z.string().default('voice-fleet.local/evidence'),
+});
 
 export function loadAuditToolsConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(schema, env);

@@ -9,10 +9,13 @@ import {
   type ExportLink,
   type UnsignedAuditExport,
 } from '@fleet/audit-export';
+import { sealSigner, type ExportTransparency } from '@fleet/audit-export';
 import { evidenceHash, GENESIS_HASH, type ChainLink } from '@fleet/domain';
+import { committedExport } from '@fleet/testing';
 import { NO_TRUSTED_KEY, NOT_VERIFIED, runVerify, UNUSABLE, VERIFIED } from './verify-command';
 
 const { privateKey } = generateKeyPairSync('ed25519');
+const orchestrator = sealSigner(generateKeyPairSync('ed25519').privateKey);
 const forger = generateKeyPairSync('ed25519').privateKey;
 const devices = ['a0:85:e3:00:00:09', 'a0:85:e3:00:00:0a'];
 const at = '2026-12-01T08:00:00.000Z';
@@ -57,7 +60,9 @@ describe('audit:verify', () => {
   const dir = mkdtempSync(join(tmpdir(), 'audit-verify-'));
   const file = join(dir, 'export.json');
   const platform = publicKeyInfo(privateKey);
-  writeFileSync(file, JSON.stringify(signAuditExport(exportBody(), privateKey), null, 2));
+  const committed = (body = exportBody(), opts: Parameters<typeof committedExport>[3] = {}) =>
+    committedExport(body, privateKey, orchestrator, opts);
+  writeFileSync(file, JSON.stringify(signAuditExport(committed(), privateKey), null, 2));
   // What GET /api/v1/reports/audit/signing-key answers, and what `npm run audit:public-key` prints.
   const published = join(dir, 'signing-key.json');
   writeFileSync(published, JSON.stringify(platform));
@@ -73,7 +78,7 @@ describe('audit:verify', () => {
   body.evidence.chains.pop();
   body.evidence.calls!.pop();
   body['calls'] = { total: 1 };
-  writeFileSync(forged, JSON.stringify(signAuditExport(body, forger), null, 2));
+  writeFileSync(forged, JSON.stringify(signAuditExport(committed(body), forger), null, 2));
 
   it('verifies a good export with the platform key pinned: base64, PEM file, published key file, printed key', () => {
     expect(run(file, '--public-key', platform.publicKey)).toMatchObject({ code: VERIFIED });
@@ -83,6 +88,9 @@ describe('audit:verify', () => {
       const { code, text } = run(file, '--public-key', key);
       expect(code).toBe(VERIFIED);
       expect(text).toContain('recomputed: 2 chains, 12 links, 2 calls, 2 seals');
+      expect(text).toContain(
+        'checkpoint: voice-fleet.test/evidence, tree of 5 (extends the checkpoint of 3); 2 seals signed by a listed orchestrator key, 2 shown in the tree',
+      );
       expect(text).toContain('VERIFIED: the signature holds under a trusted key and every row fits');
     }
   });
@@ -139,6 +147,60 @@ describe('audit:verify', () => {
     expect(text).toContain('signature: INVALID');
     expect(text).toContain(
       `FIRST ROW THAT DOES NOT FIT: device ${devices[0]} seq 4 (response of call call-1): hash_mismatch`,
+    );
+  });
+
+  it('names a call history forged with a correct hash chain: its seal is signed by no listed orchestrator key', () => {
+    // What a holder of fleet_app can write: rows and a seal chained consistently, but no orchestrator key to sign it.
+    const doc = signAuditExport(committed(exportBody(), { unsigned: ['call-2'] }), privateKey);
+    const path = join(dir, 'forged-history.json');
+    writeFileSync(path, JSON.stringify(doc, null, 2));
+    const { code, text } = run(path, '--public-key', published);
+    expect(code).toBe(NOT_VERIFIED);
+    expect(text).toContain('signature: valid');
+    expect(text).toContain(
+      `FIRST ROW THAT DOES NOT FIT: device ${devices[1]} seq 6 (seal of call call-2): seal_unsigned: the seal carries no signature`,
+    );
+    expect(text).toContain('(2 problems in all)'); // and it is not in the checkpointed log either
+  });
+
+  it('keeps seals of a rotated-away orchestrator key verified while the deployment still lists it', () => {
+    const old = sealSigner(generateKeyPairSync('ed25519').privateKey);
+    const keyOf = (callId: string) => (callId === 'call-1' ? old : undefined);
+    const rotated = join(dir, 'rotated.json');
+    const listed = [orchestrator.verifierKey, old.verifierKey];
+    writeFileSync(
+      rotated,
+      JSON.stringify(signAuditExport(committed(exportBody(), { keyOf, listed }), privateKey)),
+    );
+    expect(run(rotated, '--public-key', published)).toMatchObject({ code: VERIFIED });
+    // Dropped from the list, the old key's seal is named.
+    const dropped = join(dir, 'dropped.json');
+    writeFileSync(dropped, JSON.stringify(signAuditExport(committed(exportBody(), { keyOf }), privateKey)));
+    const { code, text } = run(dropped, '--public-key', published);
+    expect(code).toBe(NOT_VERIFIED);
+    expect(text).toContain(`(seal of call call-1): seal_unknown_key: signed by key ${old.keyId}`);
+  });
+
+  it('names a checkpoint the trusted key did not sign, and an inclusion proof that does not lead to its root', () => {
+    const doc = signAuditExport(committed(), privateKey);
+    const t = doc.transparency!;
+    const other = committedExport(exportBody(), forger, orchestrator).transparency as ExportTransparency;
+    const swapped = join(dir, 'swapped-checkpoint.json');
+    writeFileSync(
+      swapped,
+      JSON.stringify(
+        signAuditExport({ ...doc, transparency: { ...t, checkpoint: other.checkpoint } }, privateKey),
+      ),
+    );
+    expect(run(swapped, '--public-key', published).text).toContain(
+      'FIRST ROW THAT DOES NOT FIT: checkpoint_invalid: its checkpoint does not hold: no signature of a known key',
+    );
+    const wrongProof = { ...t, inclusions: t.inclusions.map((i) => ({ ...i, leafIndex: i.leafIndex + 1 })) };
+    const moved = join(dir, 'moved-leaf.json');
+    writeFileSync(moved, JSON.stringify(signAuditExport({ ...doc, transparency: wrongProof }, privateKey)));
+    expect(run(moved, '--public-key', published).text).toContain(
+      `FIRST ROW THAT DOES NOT FIT: device ${devices[0]} seq 6 (seal of call call-1): inclusion_invalid`,
     );
   });
 

@@ -108,6 +108,14 @@ function report(file: string, r: ExportVerification, io: Output): void {
     io.out(
       `  recomputed: ${r.checked.chains} chains, ${r.checked.links} links, ${r.checked.calls} calls, ${r.checked.seals} seals`,
     );
+    const c = r.checkpoint;
+    if (c) {
+      const since =
+        c.previousSize === null ? 'the first checkpoint' : `extends the checkpoint of ${c.previousSize}`;
+      io.out(
+        `  checkpoint: ${c.origin}, tree of ${c.size} (${since}); ${c.signedSeals} seals signed by a listed orchestrator key, ${c.included} shown in the tree`,
+      );
+    }
   }
   const first = r.problems[0];
   if (first) {
@@ -138,5 +146,5 @@ function describe(p: ExportProblem): string {
   ]
     .filter(Boolean)
     .join(' ');
-  return `${where}: ${p.problem}: ${p.detail}`;
+  return where ? `${where}: ${p.problem}: ${p.detail}` : `${p.problem}: ${p.detail}`;
 }

@@ -2,9 +2,14 @@
 // hash-chained per device) written as the orchestrator writes them: a group commit of many calls per transaction
 // under a lease locked FOR KEY SHARE, as the application role, into a freshly migrated database, for a few batch sizes
 // and numbers of concurrent writers. The orchestrator's own rate under load is in scenario 2 (evidence rows/s).
+// Each call ends with its seal link; `--sign off,on` runs every case with unsigned seals, then with seals signed by
+// an orchestrator key (Ed25519 over the seal's hash), back to back, so the cost of signing is read in one run.
 //   npm run bench:evidence-writes -- [--calls 10000] [--devices 1000] [--batches 1,10,200] [--writers 1,4]
-//                                    [--quiet-wait-sec 60]
+//                                    [--sign off,on] [--quiet-wait-sec 60]
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { sealSigner } from '@fleet/audit-export';
 import { loadBenchConfig } from './config';
 import { printResult, say, table } from './harness/report';
 import { runEvidenceCase, type EvidenceCase, type EvidenceCaseResult } from './evidence/evidence-run';
@@ -17,14 +22,20 @@ async function main(): Promise<void> {
       devices: { type: 'string', default: '1000' },
       batches: { type: 'string', default: '1,10,200' },
       writers: { type: 'string', default: '1,4' },
+      sign: { type: 'string', default: 'off,on' },
       'quiet-wait-sec': { type: 'string', default: '60' },
     },
   });
   const config = loadBenchConfig();
   const list = (s: string) => s.split(',').map(Number);
   const cases: EvidenceCase[] = [];
+  const signs = values.sign.split(',').map((s) => {
+    if (s !== 'on' && s !== 'off') throw new Error('--sign takes on, off or both (off,on)');
+    return s === 'on';
+  });
   for (const writers of list(values.writers))
-    for (const batch of list(values.batches)) cases.push({ batch, writers });
+    for (const batch of list(values.batches))
+      for (const signed of signs) cases.push({ batch, writers, signed });
   const results: EvidenceCaseResult[] = [];
   for (const c of cases) {
     results.push(
@@ -35,20 +46,42 @@ async function main(): Promise<void> {
       }),
     );
   }
-  printResult('evidence-writes', results, summary(results));
+  const signing = signingCost();
+  printResult('evidence-writes', { cases: results, signing }, [
+    ...summary(results),
+    '',
+    `Signing alone (Ed25519 over a seal's hash, in this process): ${signing.microsecondsPerSeal} µs per seal, ` +
+      `${signing.sealsPerSecond} seals/s on one core.`,
+  ]);
+}
+
+/** The CPU a seal's signature costs the writer, without the database: the floor of what signing adds per call. */
+function signingCost(n = 20_000): { microsecondsPerSeal: number; sealsPerSecond: number } {
+  const sign = sealSigner(generateKeyPairSync('ed25519').privateKey).sign;
+  const hashes = Array.from({ length: n }, (_, i) => createHash('sha256').update(String(i)).digest('hex'));
+  for (const h of hashes.slice(0, 1_000)) sign(h);
+  const started = performance.now();
+  for (const h of hashes) sign(h);
+  const ms = performance.now() - started;
+  return {
+    microsecondsPerSeal: Math.round((ms * 1000 * 10) / n) / 10,
+    sealsPerSecond: Math.round(n / (ms / 1000)),
+  };
 }
 
 function summary(results: EvidenceCaseResult[]): string[] {
   return [
-    'Evidence writes at the store: five hash-chained rows per call, group-committed under a lease (FOR KEY SHARE),',
-    "as the application role, through the orchestrator's own writer (@fleet/db CommitQueue, one INSERT per batch).",
+    'Evidence writes at the store: five hash-chained rows and a seal link per call, group-committed under a lease',
+    "(FOR KEY SHARE), as the application role, through the orchestrator's own writer (@fleet/db CommitQueue, one",
+    'INSERT per batch); each case with seals unsigned, then signed with an Ed25519 orchestrator key.',
     '',
     ...table(
       [
         'calls/tx',
         'writers',
+        'seals',
+        'sealed calls/s',
         'rows/s',
-        'calls/s',
         'commit p50 / p95 / p99 ms',
         'pg CPU ms/1k rows',
         'writer CPU ms/1k rows',
@@ -57,8 +90,9 @@ function summary(results: EvidenceCaseResult[]): string[] {
       results.map((r) => [
         r.batch,
         r.writers,
-        r.rowsPerSecond,
+        r.signed ? 'signed' : 'unsigned',
         r.callsPerSecond,
+        r.rowsPerSecond,
         percentiles(r.commitMs),
         r.cpuMsPer1000Rows.postgres,
         r.cpuMsPer1000Rows.writer,

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sealSigner } from '@fleet/audit-export';
 import { COMMANDS, COMPOSE_IMAGE, DEPLOY, ROOT, readCompose, type ComposeService } from './deploy-files';
 import { composeSchemaVersion, validateCompose } from './compose-schema';
 
@@ -104,6 +105,7 @@ describe(`deploy/compose.yaml against the Compose Specification (compose-spec-sc
       'FLEET_APP_PASSWORD',
       'AUDIT_SIGNING_KEY',
       'MCP_STATE_KEY',
+      'SEAL_SIGNING_KEY',
     ];
     for (const [name, s] of services) {
       expect([name, Object.keys(env(s)).filter((k) => secretNames.includes(k))]).toEqual([name, []]);
@@ -138,6 +140,10 @@ describe(`deploy/compose.yaml against the Compose Specification (compose-spec-sc
       );
       expect(Buffer.from(read('admin-api')['AUDIT_SIGNING_KEY']!, 'base64')).toHaveLength(32);
       expect(Buffer.from(read('admin-api')['MCP_STATE_KEY']!, 'base64')).toHaveLength(32);
+      // The API accepts the seals of exactly the key the orchestrator signs with (DESIGN §6).
+      expect(read('admin-api')['SEAL_PUBLIC_KEYS']).toBe(
+        sealSigner(read('orchestrator')['SEAL_SIGNING_KEY']!).verifierKey,
+      );
       for (const value of [
         ...Object.values(postgres),
         read('broker')['DEVICE_SIGNING_KEYS']!,

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { sealSigner } from '@fleet/audit-export';
 import {
   APP_ROLE,
   databaseUrl,
@@ -21,7 +23,7 @@ import { COMMANDS, ROOT, SERVICES } from './deploy-files';
 
 const SIGNING_KEY = 'deploy-check-signing-key-0123456789';
 const AUDIT_SIGNING_KEY = Buffer.alloc(32, 7).toString('base64');
-const MCP_STATE_KEY = Buffer.alloc(32, 9).toString('base64');
+const SEAL_SIGNING_KEY = Buffer.alloc(32, 9).toString('base64');
 const EFUSE_WRAPPING_KEY = 'de'.repeat(32);
 const SECRETS = {
   orchestrator: 'deploy-check-orchestrator-0123',
@@ -67,9 +69,17 @@ describe('the image, rebuilt as a pruned production install', () => {
           ...common,
           MQTT_URL: `mqtt://127.0.0.1:${await mqttPort()}`,
           MQTT_PASSWORD: SECRETS[service],
+          ...(service === 'orchestrator' ? { SEAL_SIGNING_KEY } : {}),
         };
       case 'admin-api':
-        return { ...common, AUDIT_SIGNING_KEY, MCP_STATE_KEY, EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY };
+        return {
+          ...common,
+          AUDIT_SIGNING_KEY,
+          EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY,
+          SEAL_PUBLIC_KEYS: sealSigner(SEAL_SIGNING_KEY).verifierKey,
+          CHECKPOINT_DIR: mkdtempSync(join(tmpdir(), 'checkpoints-')),
+          MCP_STATE_KEY: randomBytes(32).toString('base64'),
+        };
     }
   };
 

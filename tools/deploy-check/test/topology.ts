@@ -93,6 +93,8 @@ export async function startTopology({
         REPLICA_ID: id,
         MQTT_URL: `mqtt://127.0.0.1:${mqttBalancer.port}`,
         MQTT_PASSWORD: SECRETS.orchestrator,
+        // Production: the key every seal is signed with must be configured (DESIGN §6).
+        SEAL_SIGNING_KEY: Buffer.alloc(32, 9).toString('base64'),
         FIRMWARE_BASE_URL: publicHttp,
         // failover within seconds instead of the production 10 s lease
         LEASE_RENEW_MS: '200',

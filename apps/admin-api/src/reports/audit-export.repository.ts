@@ -22,6 +22,8 @@ export interface LinkRow {
   prevHash: string;
   hash: string;
   createdAt: Date;
+  sealKeyId: string | null;
+  sealSignature: string | null;
 }
 
 export interface SealedCallRow {
@@ -109,6 +111,8 @@ export class ExportSnapshot {
         'e.prev_hash as prevHash',
         'e.hash',
         'e.created_at as createdAt',
+        'e.seal_key_id as sealKeyId',
+        'e.seal_signature as sealSignature',
       ])
       .orderBy('e.device_id')
       .orderBy('e.seq')

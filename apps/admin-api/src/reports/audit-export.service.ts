@@ -5,6 +5,7 @@ import {
   type ExportCall,
   type ExportChain,
   type ExportLink,
+  transparencyFor,
 } from '@fleet/audit-export';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { ApiError } from '../http/api-error';
@@ -12,6 +13,8 @@ import { AuditExportRepository, type CoveredChain, type ExportSnapshot } from '.
 import type { Period } from './audit-report.repository';
 import { AuditReportService } from './audit-report.service';
 import { AuditSigner } from './audit-signer';
+import { SealKeys } from './seal-keys';
+import { CheckpointService } from '../checkpoints/checkpoint.service';
 
 /**
  * DESIGN §6: the JSON audit report as a signed export. Always with the chain heads it covers (for each device with
@@ -25,6 +28,8 @@ export class AuditExportService {
     private readonly report: AuditReportService,
     private readonly evidence: AuditExportRepository,
     private readonly signer: AuditSigner,
+    private readonly checkpoints: CheckpointService,
+    private readonly sealKeys: SealKeys,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
@@ -33,9 +38,24 @@ export class AuditExportService {
       this.report.json(p),
       this.evidence.inSnapshot((snapshot) => this.chains(snapshot, p, withRows)),
     ]);
+    // After the snapshot: every seal it read is committed, so the checkpoint made now holds it.
+    const published = await this.checkpoints.publish();
+    const transparency = transparencyFor(
+      published.log,
+      published,
+      published.previous,
+      evidence.chains,
+      this.sealKeys.ring.keys,
+    );
     // As JSON carries it (dates as ISO text): what is signed is byte for byte what the auditor receives.
     const body = JSON.parse(
-      JSON.stringify({ ...report, format: AUDIT_EXPORT_FORMAT, generatedAt: new Date(), evidence }),
+      JSON.stringify({
+        ...report,
+        format: AUDIT_EXPORT_FORMAT,
+        generatedAt: new Date(),
+        evidence,
+        transparency,
+      }),
     ) as Parameters<AuditSigner['sign']>[0];
     return this.signer.sign(body);
   }
@@ -64,6 +84,8 @@ export class AuditExportService {
         prevHash: l.prevHash,
         hash: l.hash,
         createdAt: l.createdAt.toISOString(),
+        ...(l.sealKeyId === null ? {} : { sealKeyId: l.sealKeyId }),
+        ...(l.sealSignature === null ? {} : { sealSignature: l.sealSignature }),
       });
       byDevice.set(l.deviceId, list);
     }

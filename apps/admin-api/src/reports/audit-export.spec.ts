@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicKeyFromText, verifyAuditExport } from '@fleet/audit-export';
@@ -8,6 +8,7 @@ import { insertDevices, startHarness, type Harness, type Person } from '../../te
 
 const ROOT = join(__dirname, '../../../..');
 const VERIFY_CLI = join(ROOT, 'dist/tools/audit-verify/src/cli.js');
+const BUNDLED_VERIFIER = join(ROOT, 'dist/audit-verify/audit-verify.cjs');
 
 /** `npm run audit:verify -- <file>` as an auditor runs it: the built tool, no database, nothing but the file. */
 function auditVerify(file: string, publicKey?: string) {
@@ -144,6 +145,86 @@ describe('the signed audit export', () => {
     expect(unpinned.code).toBe(3);
     expect(unpinned.output).toContain('not verified: no trusted key given');
     expect(unpinned.output).not.toContain('VERIFIED');
+  });
+
+  it('verifies offline with the bundled verifier copied out of the repository and run with plain node', async () => {
+    const key = (await h.request('GET', '/api/v1/reports/audit/signing-key')).body.publicKey as string;
+    const r = await h.request('GET', `/api/v1/reports/audit?${period}&evidence=rows`, { key: viewer.key });
+    // An auditor's machine: one file, no checkout, no node_modules, no build step.
+    const away = mkdtempSync(join(tmpdir(), 'auditor-'));
+    copyFileSync(BUNDLED_VERIFIER, join(away, 'audit-verify.cjs'));
+    writeFileSync(join(away, 'audit.json'), r.text);
+    const { INIT_CWD: _cwd, NODE_PATH: _path, ...env } = process.env;
+    const run = spawnSync(process.execPath, ['audit-verify.cjs', 'audit.json', '--public-key', key], {
+      cwd: away,
+      env,
+      encoding: 'utf8',
+    });
+    expect(run.stdout).toMatch(
+      /checkpoint: voice-fleet\.local\/evidence, tree of \d+ \(.*\); 2 seals signed by a listed orchestrator key, 2 shown in the tree/,
+    );
+    expect(run.stdout).toContain('VERIFIED: the signature holds under a trusted key and every row fits');
+    expect(run.status).toBe(0);
+  });
+
+  it('names a call history forged as fleet_app with a correct hash chain, by its seal no orchestrator key signed', async () => {
+    const key = (await h.request('GET', '/api/v1/reports/audit/signing-key')).body.publicKey as string;
+    const forgedDay = '2026-06-03';
+    const forged = await insertCall(h.pool, {
+      deviceId: devices[1]!,
+      verdict: 'verified',
+      createdAt: new Date(`${forgedDay}T08:00:00Z`),
+    });
+    const rows = await insertEvidenceChain(
+      h.pool,
+      SEALED_CALL_LINKS.map((stage) => ({ callId: forged, deviceId: devices[1]!, stage })),
+      null,
+    );
+    const r = await h.request(
+      'GET',
+      `/api/v1/reports/audit?from=${forgedDay}T00:00:00Z&to=2026-06-04T00:00:00Z&evidence=rows`,
+      { key: viewer.key },
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'audit-export-'));
+    writeFileSync(join(dir, 'forged.json'), r.text);
+    const refused = auditVerify(join(dir, 'forged.json'), key);
+    expect(refused.output).toContain('signature: valid'); // the platform signed what its database held
+    expect(refused.output).toContain(
+      `FIRST ROW THAT DOES NOT FIT: device ${devices[1]} seq ${rows.at(-1)!.seq} (seal of call ${forged}): seal_unsigned`,
+    );
+    expect(refused.code).toBe(1);
+  });
+
+  it('has the integrity check name a chain that no longer extends a checkpointed seal, even rehashed and signed', async () => {
+    await h.request('GET', `/api/v1/reports/audit?${period}&evidence=rows`, { key: viewer.key });
+    const device = devices[1]!;
+    const { rows } = await h.owner.query<{ call_id: string; seq: string }>(
+      `SELECT call_id, seq::text FROM evidence e WHERE device_id = $1 AND stage = 'seal' ORDER BY e.seq LIMIT 1`,
+      [device],
+    );
+    const seal = rows[0]!;
+    // The owner cuts the chain back before the checkpointed seal and writes it again: hashes consistent, seal
+    // signed (as if the key had leaked), but no longer the seal the checkpoint committed to.
+    await h.owner.query('ALTER TABLE evidence DISABLE TRIGGER evidence_append_only');
+    await h.owner.query('DELETE FROM evidence WHERE device_id = $1 AND seq >= $2', [
+      device,
+      Number(seal.seq) - 1,
+    ]);
+    await h.owner.query('ALTER TABLE evidence ENABLE TRIGGER evidence_append_only');
+    await insertEvidenceChain(h.owner, [
+      { callId: seal.call_id, deviceId: device, stage: 'effect', payload: { rewritten: true } },
+      { callId: seal.call_id, deviceId: device, stage: 'seal' },
+    ]);
+    const r = await h.request('GET', `/api/v1/reports/integrity?deviceId=${device}`, { key: viewer.key });
+    expect(r.body).toMatchObject({ ok: false, broken: [], sealSignatureProblemCount: 0 });
+    expect(r.body.checkpoint.problems).toEqual([
+      {
+        deviceId: device,
+        seq: seal.seq,
+        problem: 'checkpointed_link_changed',
+        detail: 'the chain no longer extends the checkpointed seal: its link has another hash',
+      },
+    ]);
   });
 
   it('refuses a period with more chain links than one export may carry, naming the field', async () => {

@@ -9,6 +9,7 @@ import {
   type PublicKeyInfo,
   type UnsignedAuditExport,
 } from '@fleet/audit-export';
+import { ed25519Signer, type NoteSigner } from '@fleet/transparency';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 
 /** The platform's audit signing key (configured, or the development one), read once at start. */
@@ -24,5 +25,10 @@ export class AuditSigner {
 
   sign(body: UnsignedAuditExport): AuditExport {
     return signAuditExport(body, this.key);
+  }
+
+  /** The same key as a C2SP note signer under the log's name: checkpoints are signed by the platform (DESIGN §6). */
+  noteSigner(name: string): NoteSigner {
+    return ed25519Signer(name, this.key);
   }
 }

@@ -15,7 +15,9 @@ describe('the audit signing key in the configuration', () => {
   const production = {
     NODE_ENV: 'production',
     EFUSE_WRAPPING_KEYS: 'ab'.repeat(32),
-    MCP_STATE_KEY: 'cd'.repeat(32),
+    SEAL_PUBLIC_KEYS: 'voice-fleet-orchestrator+a4c6f7e6+AepKbGPinFIKvvVQexMuxfmVR3auvr57kkIe6mkURtIs',
+    CHECKPOINT_DIR: '/var/lib/voice-fleet/checkpoints',
+    MCP_STATE_KEY: 'k'.repeat(32),
   };
 
   it('is required for a production start, which refuses and names the variable', () => {
@@ -25,6 +27,19 @@ describe('the audit signing key in the configuration', () => {
     expect(problemsOf({ ...production, AUDIT_SIGNING_KEY: Buffer.alloc(32, 1).toString('base64') })).toEqual(
       [],
     );
+  });
+
+  it('makes a production start list the accepted seal keys and name the checkpoint directory', () => {
+    const { SEAL_PUBLIC_KEYS: _keys, CHECKPOINT_DIR: _dir, ...bare } = production;
+    expect(problemsOf({ ...bare, AUDIT_SIGNING_KEY: Buffer.alloc(32, 1).toString('base64') })).toEqual([
+      { variable: 'SEAL_PUBLIC_KEYS', message: 'required in production' },
+      { variable: 'CHECKPOINT_DIR', message: 'required in production' },
+    ]);
+    expect(
+      problemsOf({
+        SEAL_PUBLIC_KEYS: 'voice-fleet-orchestrator+00000000+AepKbGPinFIKvvVQexMuxfmVR3auvr57kkIe6mkURtIs',
+      }),
+    ).toEqual([{ variable: 'SEAL_PUBLIC_KEYS', message: 'its hash is not that of its name and key' }]);
   });
 
   it('is refused when it is not an Ed25519 key', () => {

@@ -26,6 +26,9 @@ export interface SealRow {
   sealSeq: string | null;
   sealDeviceId: string | null;
   sealPayload: unknown;
+  sealHash: string | null;
+  sealKeyId: string | null;
+  sealSignature: string | null;
 }
 
 /** Evidence in chain order, a page at a time along the unique (device_id, seq) index; calls beside their seals. */
@@ -92,6 +95,9 @@ export class IntegrityRepository {
         's.seq as sealSeq',
         's.device_id as sealDeviceId',
         's.payload as sealPayload',
+        's.hash as sealHash',
+        's.seal_key_id as sealKeyId',
+        's.seal_signature as sealSignature',
       ])
       .where((eb) => eb.or([eb('c.verdict', 'is not', null), eb('s.id', 'is not', null)]))
       .orderBy('c.id')

@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { SealSignatureProblem } from '@fleet/audit-export';
 import { ChainWalk, sealMismatches, type ChainBreak, type SealField } from '@fleet/domain';
 import { Counter, Gauge, type Registry } from '@fleet/telemetry';
 import { METRICS_REGISTRY } from '../infra/tokens';
+import { CheckpointComparer } from '../checkpoints/checkpoint-comparer';
 import { IntegrityRepository, type ChainRow, type SealRow } from './integrity.repository';
+import { SealKeys } from './seal-keys';
 
 export interface BrokenRow extends ChainBreak {
   evidenceId: string;
@@ -21,6 +24,30 @@ export interface SealProblem {
   evidenceId: string | null;
 }
 
+/** A seal link not signed by a key the deployment lists (DESIGN §6: who wrote it is not proven). */
+export interface SealSignatureFinding {
+  callId: string;
+  deviceId: string;
+  sealSeq: string;
+  evidenceId: string;
+  problem: SealSignatureProblem;
+  detail: string;
+}
+
+export interface CheckpointFinding {
+  deviceId: string;
+  seq: string;
+  problem: 'checkpoint_unreadable' | 'checkpointed_link_missing' | 'checkpointed_link_changed';
+  detail: string;
+}
+
+export interface CheckpointComparison {
+  origin: string;
+  size: number;
+  checkedLeaves: number;
+  problems: CheckpointFinding[];
+}
+
 export interface IntegrityReport {
   ok: boolean;
   checkedDevices: number;
@@ -32,6 +59,11 @@ export interface IntegrityReport {
   /** Every sealed call whose row differs from its seal, field by field (the first MAX_LISTED). */
   sealMismatches: SealProblem[];
   sealMismatchCount: number;
+  /** Seal links whose signature does not hold under a listed key (the first MAX_LISTED). */
+  sealSignatureProblems: SealSignatureFinding[];
+  sealSignatureProblemCount: number;
+  /** The latest checkpoint against the database; null before the first one. */
+  checkpoint: CheckpointComparison | null;
 }
 
 const PAGE = 5_000;
@@ -52,6 +84,8 @@ export class IntegrityService {
 
   constructor(
     private readonly evidence: IntegrityRepository,
+    private readonly sealKeys: SealKeys,
+    private readonly checkpoints: CheckpointComparer,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
     this.failures = new Counter({
@@ -79,15 +113,22 @@ export class IntegrityService {
 
   async check(deviceId?: string): Promise<IntegrityReport> {
     const [chains, seals] = [await this.walkChains(deviceId), await this.compareSeals(deviceId)];
+    const checkpoint = await this.checkpoints.compare(deviceId);
+    for (const p of checkpoint?.problems ?? []) this.failures.inc({ problem: p.problem });
     for (const b of chains.broken) this.failures.inc({ problem: b.problem });
     if (seals.count > 0) this.failures.inc({ problem: 'seal_mismatch' }, seals.count);
+    for (const [problem, n] of seals.signatureCounts) this.failures.inc({ problem }, n);
     if (deviceId === undefined) {
       this.brokenChains.set(chains.broken.length);
       this.mismatchedSeals.set(seals.count);
       this.checkedAt.set(Date.now() / 1000);
     }
     return {
-      ok: chains.broken.length === 0 && seals.count === 0,
+      ok:
+        chains.broken.length === 0 &&
+        seals.count === 0 &&
+        seals.signatureCount === 0 &&
+        (checkpoint?.problems.length ?? 0) === 0,
       checkedDevices: chains.devices,
       checkedRows: chains.rows,
       checkedHeads: chains.heads,
@@ -95,6 +136,9 @@ export class IntegrityService {
       broken: chains.broken,
       sealMismatches: seals.listed,
       sealMismatchCount: seals.count,
+      sealSignatureProblems: seals.signatures,
+      sealSignatureProblemCount: seals.signatureCount,
+      checkpoint,
     };
   }
 
@@ -119,6 +163,8 @@ export class IntegrityService {
 
   private async compareSeals(deviceId?: string) {
     const listed: SealProblem[] = [];
+    const signatures: SealSignatureFinding[] = [];
+    const signatureCounts = new Map<SealSignatureProblem, number>();
     let count = 0;
     let checked = 0;
     let after: string | undefined;
@@ -130,12 +176,33 @@ export class IntegrityService {
           count++;
           if (listed.length < MAX_LISTED) listed.push(m);
         }
+        const unsigned = this.signatureOf(row);
+        if (unsigned) {
+          signatureCounts.set(unsigned.problem, (signatureCounts.get(unsigned.problem) ?? 0) + 1);
+          if (signatures.length < MAX_LISTED) signatures.push(unsigned);
+        }
       }
       const last = page[page.length - 1];
       if (!last || page.length < PAGE) break;
       after = last.callId;
     }
-    return { listed, count, checked };
+    const signatureCount = [...signatureCounts.values()].reduce((a, b) => a + b, 0);
+    return { listed, count, checked, signatures, signatureCount, signatureCounts };
+  }
+
+  /** DESIGN §6: a seal is the orchestrator's only under a key the deployment lists. */
+  private signatureOf(row: SealRow): SealSignatureFinding | undefined {
+    if (row.sealId === null || row.sealSeq === null || row.sealHash === null) return undefined;
+    const verdict = this.sealKeys.ring.check(row.sealHash, row.sealKeyId, row.sealSignature);
+    if (verdict.ok) return undefined;
+    return {
+      callId: row.callId,
+      deviceId: row.sealDeviceId ?? row.deviceId,
+      sealSeq: row.sealSeq,
+      evidenceId: row.sealId,
+      problem: verdict.problem,
+      detail: verdict.detail,
+    };
   }
 }
 

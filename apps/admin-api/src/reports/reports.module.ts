@@ -6,7 +6,11 @@ import { AuditReportService } from './audit-report.service';
 import { AuditSigner } from './audit-signer';
 import { IntegrityRepository } from './integrity.repository';
 import { IntegrityService } from './integrity.service';
+import { CheckpointComparer } from '../checkpoints/checkpoint-comparer';
+import { CheckpointRepository } from '../checkpoints/checkpoint.repository';
+import { CheckpointService } from '../checkpoints/checkpoint.service';
 import { ReportsController } from './reports.controller';
+import { SealKeys } from './seal-keys';
 import { UpgradeRegressionsRepository } from './upgrade-regressions.repository';
 
 @Module({
@@ -20,6 +24,10 @@ import { UpgradeRegressionsRepository } from './upgrade-regressions.repository';
     AuditSigner,
     IntegrityService,
     IntegrityRepository,
+    SealKeys,
+    CheckpointService,
+    CheckpointRepository,
+    CheckpointComparer,
   ],
 })
 export class ReportsModule {}

@@ -1,4 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { sealSigner } from '@fleet/audit-export';
 import { insertCall, insertEvidenceChain, SEALED_CALL_LINKS } from '../../test/fixtures';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 import { LEDGER_COLUMNS } from './audit-report.service';
@@ -182,7 +184,52 @@ describe('the integrity check', () => {
       broken: [],
       sealMismatches: [],
       sealMismatchCount: 0,
+      sealSignatureProblems: [],
+      sealSignatureProblemCount: 0,
+      checkpoint: null,
     });
+  });
+
+  it('names a whole call history forged as fleet_app, its chain hashed consistently, by its unsigned seal', async () => {
+    const forgedDevice = (await insertDevices(h.pool, 1, { start: 50 }))[0]!;
+    // Everything a holder of the application role can write: the call row, five stages and a seal, all chained.
+    const call = await insertCall(h.pool, { deviceId: forgedDevice, verdict: 'verified' });
+    const links = SEALED_CALL_LINKS.map((stage) => ({ callId: call, deviceId: forgedDevice, stage }));
+    const written = await insertEvidenceChain(h.pool, links, null);
+    const r = await h.request('GET', `/api/v1/reports/integrity?deviceId=${forgedDevice}`, {
+      key: viewer.key,
+    });
+    expect(r.body).toMatchObject({
+      ok: false,
+      broken: [],
+      sealMismatchCount: 0,
+      sealSignatureProblemCount: 1,
+    });
+    expect(r.body.sealSignatureProblems).toEqual([
+      {
+        callId: call,
+        deviceId: forgedDevice,
+        sealSeq: String(written.at(-1)!.seq),
+        evidenceId: written.at(-1)!.id,
+        problem: 'seal_unsigned',
+        detail: 'the seal carries no signature',
+      },
+    ]);
+
+    // A seal signed with a key of the forger's own is named too: the deployment does not list it.
+    const second = await insertCall(h.pool, { deviceId: forgedDevice, verdict: 'verified' });
+    const forger = sealSigner(generateKeyPairSync('ed25519').privateKey, 'voice-fleet-orchestrator');
+    await insertEvidenceChain(
+      h.pool,
+      SEALED_CALL_LINKS.map((stage) => ({ callId: second, deviceId: forgedDevice, stage })),
+      forger.sign,
+    );
+    const again = await h.request('GET', `/api/v1/reports/integrity?deviceId=${forgedDevice}`, {
+      key: viewer.key,
+    });
+    expect(again.body.sealSignatureProblems.map((p: { problem: string }) => p.problem)).toEqual(
+      call < second ? ['seal_unsigned', 'seal_unknown_key'] : ['seal_unknown_key', 'seal_unsigned'],
+    );
   });
 
   it('names the first row of a chain whose content was changed behind the application', async () => {

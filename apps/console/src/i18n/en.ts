@@ -498,6 +498,9 @@ export const en = {
   'integrity.seal_link': 'seal',
   'integrity.seal_mismatches': '{n} sealed calls no longer say what they were sealed with.',
   'integrity.seal_field': '{field}: the call says {call}, its seal {seal}',
+  'integrity.unsigned_seals': '{n} seals are not signed by an orchestrator key this deployment lists.',
+  'integrity.checkpoint': 'Compared with the latest checkpoint ({origin}, {size} seals).',
+  'integrity.checkpoint_problems': '{n} checkpointed seals no longer fit the database.',
   'register.title': 'Register a ListenAI device',
   'register.intro':
     'xiaozhi devices register themselves at their first check-in. A ListenAI device is registered here by its MAC; it then opens its link with the token this page shows once.',

@@ -477,6 +477,9 @@ export const zh: Messages = {
   'integrity.seal_link': '封存',
   'integrity.seal_mismatches': '{n} 个已封存的调用与其封存记录不再相符。',
   'integrity.seal_field': '{field}：调用记录为 {call}，封存记录为 {seal}',
+  'integrity.unsigned_seals': '{n} 个封存未由本部署列出的编排器密钥签名。',
+  'integrity.checkpoint': '已与最新检查点（{origin}，{size} 个封存）比对。',
+  'integrity.checkpoint_problems': '{n} 个已记入检查点的封存与数据库不再相符。',
   'register.title': '登记聆思设备',
   'register.intro':
     '小智设备在首次签到时自行登记。聆思设备在此按 MAC 登记，之后用本页只显示一次的令牌建立链路。',

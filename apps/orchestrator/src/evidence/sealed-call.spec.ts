@@ -1,3 +1,5 @@
+import { SealKeyring, sealSigner } from '@fleet/audit-export';
+import { resolveSealSigningKey } from '@fleet/config';
 import { ChainWalk, sealMismatches, type ChainLink } from '@fleet/domain';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
@@ -38,8 +40,11 @@ describe('a sealed call in its device chain', () => {
       prev_hash: string;
       hash: string;
       created_at: Date;
+      seal_key_id: string | null;
+      seal_signature: string | null;
     }>(
-      `SELECT seq::text, call_id, stage, payload, prev_hash, hash, created_at FROM evidence e
+      `SELECT seq::text, call_id, stage, payload, prev_hash, hash, created_at, seal_key_id, seal_signature
+         FROM evidence e
         WHERE device_id = $1 ORDER BY e.seq`,
       [device.mac],
     );
@@ -78,5 +83,16 @@ describe('a sealed call in its device chain', () => {
       ).toEqual([]);
     }
     expect((await p.seal(refused))?.payload).toMatchObject({ verdict: 'rejected' });
+
+    // DESIGN §6: each seal, and no other link, carries the orchestrator's signature over its hash.
+    const ring = new SealKeyring([sealSigner(resolveSealSigningKey(undefined, 'test')).verifierKey]);
+    for (const l of links) {
+      if (l.stage !== 'seal') expect([l.seal_key_id, l.seal_signature]).toEqual([null, null]);
+      else
+        expect(ring.check(l.hash, l.seal_key_id, l.seal_signature)).toEqual({
+          ok: true,
+          keyName: 'voice-fleet-orchestrator',
+        });
+    }
   });
 });

@@ -40,6 +40,11 @@ export function IntegrityCard() {
           <p className={result.ok ? 'tone-good-text' : 'error-note'}>
             {result.ok ? t('integrity.ok') : t('integrity.broken', { n: result.broken.length })}{' '}
             {result.sealMismatchCount > 0 && t('integrity.seal_mismatches', { n: result.sealMismatchCount })}{' '}
+            {result.sealSignatureProblemCount > 0 &&
+              t('integrity.unsigned_seals', { n: result.sealSignatureProblemCount })}{' '}
+            {result.checkpoint &&
+              result.checkpoint.problems.length > 0 &&
+              t('integrity.checkpoint_problems', { n: result.checkpoint.problems.length })}{' '}
             {t('integrity.checked', {
               devices: number(result.checkedDevices),
               rows: number(result.checkedRows),
@@ -53,6 +58,25 @@ export function IntegrityCard() {
               {b.detail} <Link to={paths.call(b.callId)}>{t('approvals.open_call')}</Link>
             </p>
           ))}
+          {result.sealSignatureProblems.map((s) => (
+            <p key={s.evidenceId} className="error-note">
+              <span className="mono">{s.deviceId}</span> #{s.sealSeq} ({t('integrity.seal_link')}) —{' '}
+              {s.problem}: {s.detail} <Link to={paths.call(s.callId)}>{t('approvals.open_call')}</Link>
+            </p>
+          ))}
+          {result.checkpoint?.problems.map((c) => (
+            <p key={`${c.deviceId}/${c.seq}`} className="error-note">
+              <span className="mono">{c.deviceId}</span> #{c.seq} — {c.problem}: {c.detail}
+            </p>
+          ))}
+          {result.checkpoint && (
+            <p className="muted small">
+              {t('integrity.checkpoint', {
+                origin: result.checkpoint.origin,
+                size: number(result.checkpoint.size),
+              })}
+            </p>
+          )}
           {result.sealMismatches.map((m) => (
             <p key={`${m.callId}/${m.field}`} className="error-note">
               <span className="mono">{m.deviceId}</span> —{' '}

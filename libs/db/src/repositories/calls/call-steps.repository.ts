@@ -29,6 +29,9 @@ export interface EvidenceDocument {
   prevHash: string;
   hash: string;
   createdAt: string;
+  /** A seal link's signature over its hash and the key id that made it (DESIGN §6); absent on other links. */
+  sealKeyId?: string;
+  sealSignature?: string;
 }
 
 /** What one batch of steps did: the leases still held, and the calls that moved (with `sent_at` for `sending`). */
@@ -98,11 +101,13 @@ status AS (
    WHERE s."deviceStatus" IS NOT NULL AND d.id = s."deviceId"
 ),
 written AS (
-  INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
-  SELECT e."callId", e."deviceId", e.stage, e.seq, e.payload, e."prevHash", e.hash, e."createdAt"
+  INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at, seal_key_id,
+                        seal_signature)
+  SELECT e."callId", e."deviceId", e.stage, e.seq, e.payload, e."prevHash", e.hash, e."createdAt", e."sealKeyId",
+         e."sealSignature"
     FROM jsonb_to_recordset($4::jsonb) AS e(
            "callId" uuid, "deviceId" text, stage "EvidenceStage", seq bigint, payload jsonb, "prevHash" text,
-           hash text, "createdAt" timestamptz)
+           hash text, "createdAt" timestamptz, "sealKeyId" text, "sealSignature" text)
    WHERE e."callId" IN (SELECT id FROM moved)
 )
 SELECT (SELECT coalesce(array_agg(name), '{}') FROM fence) AS leases,

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { SignSeal } from './chain-links';
 import type { ChainHead, LeaseRef } from './evidence-chain.repository';
 
 export class LeaseLostError extends Error {
@@ -15,6 +16,8 @@ export interface ChainContext {
   leaseOf: (partition: number) => LeaseRef | undefined;
   /** The last committed link of each device's chain, as far as this replica knows (dropped on a conflict). */
   heads: Map<string, ChainHead>;
+  /** Signs each seal link's hash (the orchestrator's key); without it seals are written unsigned. */
+  signSeal?: SignSeal;
 }
 
 /** The batch's leases, one row each however many of its partitions a lease covers. */

@@ -20,9 +20,13 @@ export interface SealInput {
   sealedAt: Date;
 }
 
+/** The orchestrator's signature over a seal link's hash (DESIGN §6), with the id of the key that made it. */
+export type SignSeal = (hash: string) => { keyId: string; signature: string };
+
 /**
  * Chains a call's rows onto its device's head, then its seal as a link of its own after them (DESIGN §6): seq and
- * hash assigned in order, every row of the call with one creation time. Returns the rows and the new head.
+ * hash assigned in order, every row of the call with one creation time, the seal signed when a signer is given.
+ * Returns the rows and the new head.
  */
 export function chainLinks(
   head: ChainHead,
@@ -31,6 +35,7 @@ export function chainLinks(
   rows: readonly EvidenceRowInput[],
   seal: SealInput | undefined,
   createdAt: string,
+  signSeal?: SignSeal,
 ): { rows: ChainedRow[]; head: ChainHead } {
   const links: { stage: ChainLink; payload: unknown }[] = seal
     ? [...rows, { stage: SEAL_LINK, payload: sealPayloadOf(seal) }]
@@ -46,6 +51,7 @@ export function chainLinks(
       payload: row.payload,
       createdAt,
     });
+    const signature = row.stage === SEAL_LINK && signSeal ? signSeal(hash) : undefined;
     chained.push({
       callId,
       deviceId,
@@ -55,6 +61,7 @@ export function chainLinks(
       prevHash: head.hash,
       hash,
       createdAt,
+      ...(signature ? { sealKeyId: signature.keyId, sealSignature: signature.signature } : {}),
     });
     head = { seq, hash };
   }

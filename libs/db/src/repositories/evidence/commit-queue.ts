@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { partitionOf } from '@fleet/domain';
 import type { CallStep, StepOutcome } from '../calls/call-step';
 import { LeaseLostError, type ChainContext } from './chain-context';
+import type { SignSeal } from './chain-links';
 import { isChainConflict, type ChainHead, type LeaseRef } from './evidence-chain.repository';
 import { applyStepBatch, extendsChain } from './step-batch';
 import { runUnitTransaction, type Outcome, type Unit, type UnitTx } from './unit-transaction';
@@ -15,6 +16,8 @@ export interface CommitQueueOptions {
   maxBatchSize: number;
   /** Seconds per batch, from its start to its commit (a prom-client histogram fits). */
   latency?: { observe(seconds: number): void };
+  /** Signs each seal link's hash (DESIGN §6: the orchestrator's key); seals are unsigned without it. */
+  signSeal?: SignSeal;
 }
 
 interface Waiter<T> {
@@ -67,7 +70,13 @@ export class CommitQueue {
     leaseOf: (partition: number) => LeaseRef | undefined,
     private readonly options: CommitQueueOptions,
   ) {
-    this.ctx = { pool, holder, leaseOf, heads: new Map<string, ChainHead>() };
+    this.ctx = {
+      pool,
+      holder,
+      leaseOf,
+      heads: new Map<string, ChainHead>(),
+      ...(options.signSeal ? { signSeal: options.signSeal } : {}),
+    };
   }
 
   /** A general unit, run in a batch transaction; resolves with what it returned once that transaction committed. */

@@ -64,11 +64,13 @@ export const evidenceChainRepository = {
     if (rows.length === 0) return;
     await client.query({
       name: 'insert-evidence',
-      text: `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at)
-             SELECT e."callId", e."deviceId", e.stage, e.seq, e.payload, e."prevHash", e.hash, e."createdAt"
+      text: `INSERT INTO evidence (call_id, device_id, stage, seq, payload, prev_hash, hash, created_at,
+                                   seal_key_id, seal_signature)
+             SELECT e."callId", e."deviceId", e.stage, e.seq, e.payload, e."prevHash", e.hash, e."createdAt",
+                    e."sealKeyId", e."sealSignature"
                FROM jsonb_to_recordset($1::jsonb) AS e(
                       "callId" uuid, "deviceId" text, stage "EvidenceStage", seq bigint, payload jsonb,
-                      "prevHash" text, hash text, "createdAt" timestamptz)`,
+                      "prevHash" text, hash text, "createdAt" timestamptz, "sealKeyId" text, "sealSignature" text)`,
       values: [JSON.stringify(rows)],
     });
   },

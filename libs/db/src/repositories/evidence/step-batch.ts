@@ -44,7 +44,15 @@ export async function applyStepBatch(
     documents.push(documentOf(step, lease.name));
     if (!extendsChain(step)) return;
     const head = tentative.get(step.deviceId) ?? ctx.heads.get(step.deviceId)!;
-    const chained = chainLinks(head, step.callId, step.deviceId, step.rows, sealOf(step), createdAt);
+    const chained = chainLinks(
+      head,
+      step.callId,
+      step.deviceId,
+      step.rows,
+      sealOf(step),
+      createdAt,
+      ctx.signSeal,
+    );
     rows.push(...chained.rows);
     tentative.set(step.deviceId, chained.head);
   });

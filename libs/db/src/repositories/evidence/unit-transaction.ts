@@ -94,6 +94,7 @@ function unitTx(
         storable.rows,
         storable.seal,
         new Date().toISOString(),
+        ctx.signSeal,
       );
       batchRows.push(...chained.rows);
       tentative.set(deviceId, chained.head);

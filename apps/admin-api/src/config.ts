@@ -80,6 +80,12 @@ const schema = z
     OIDC_ALLOW_HTTP: envBoolean(false),
     /** How long an operator's user-only call waits for another person's approval. */
     CALL_APPROVAL_TTL_S: envInt(3600, { min: 60, max: 30 * 24 * 3600 }),
+    /** Announcements: the text's largest size in UTF-8 bytes (a device's alert line and a short speech). */
+    ANNOUNCE_MAX_BYTES: envInt(512, { min: 16, max: 4000 }),
+    /** Announcements one device may be sent, and one person may send, per ANNOUNCE_RATE_WINDOW_S (Redis). */
+    ANNOUNCE_RATE_PER_DEVICE: envInt(10, { min: 1 }),
+    ANNOUNCE_RATE_PER_SENDER: envInt(10, { min: 1 }),
+    ANNOUNCE_RATE_WINDOW_S: envInt(60, { min: 1, max: 24 * 3600 }),
     /** How long a campaign waits for approval once started. */
     CAMPAIGN_APPROVAL_TTL_S: envInt(24 * 3600, { min: 60, max: 30 * 24 * 3600 }),
     /** Largest firmware image accepted by POST /firmware. */

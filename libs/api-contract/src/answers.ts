@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './common';
+import { announcementCreatedSchema } from './announcements';
 import { apiKeySchema, createdApiKeySchema } from './api-keys';
 import { approvalListSchema, approvalSchema, decisionSchema } from './approvals';
 import { meSchema, signedInSchema } from './auth';
@@ -82,6 +83,7 @@ export const ANSWERS = {
   'PUT /devices/:id/tags': deviceTagsSchema,
 
   'POST /devices/:id/calls': callCreatedSchema,
+  'POST /devices/:id/announcements': announcementCreatedSchema,
   'GET /calls/:id': callSchema,
   'GET /calls': callListSchema,
   'POST /calls/:id/cancel': callCancelledSchema,

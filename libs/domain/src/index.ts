@@ -55,3 +55,16 @@ export {
   type ToolFacts,
 } from './tool-access';
 export { platformToolHints, type PlatformToolHints } from './tool-hints';
+export {
+  ANNOUNCE_TOOL,
+  ANNOUNCEMENT_HOWS,
+  alerts,
+  announcementArgumentsSchema,
+  heldUntil,
+  quietHoursEnd,
+  quietHoursSchema,
+  speaks,
+  type AnnouncementArguments,
+  type AnnouncementHow,
+  type QuietHours,
+} from './announcements';

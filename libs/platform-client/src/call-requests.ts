@@ -42,6 +42,12 @@ export const callRequestSchema = z.strictObject({
     .max(7 * 24 * 3600_000)
     .default(10 * 60_000),
   replyTimeoutMs: z.int().min(100).max(600_000).default(10_000),
+  /** Not run before this many ms from now (an announcement held back by quiet hours); the deadline counts too. */
+  holdMs: z
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600_000)
+    .optional(),
   /** For the decision row: the LLM's exact tool_call and the utterance's sha256 (never the text itself). */
   context: z
     .strictObject({
@@ -51,6 +57,8 @@ export const callRequestSchema = z.strictObject({
         .regex(/^[0-9a-f]{64}$/)
         .optional(),
       agent: z.record(z.string(), z.unknown()).optional(),
+      /** An announcement's gate as the API checked it (rule, result, detail), for its decision row. */
+      gate: z.array(z.record(z.string(), z.unknown())).max(20).optional(),
     })
     .optional(),
   /** How long an operator's user-only call waits for another person's approval before it is `expired`. */
@@ -309,6 +317,7 @@ function newCall(r: ParsedRequest, partition: number, state: 'queued' | 'awaitin
     traceparent: r.traceparent ?? null,
     deliveryDeadlineMs: r.deliveryDeadlineMs,
     reply_timeout_ms: r.replyTimeoutMs,
+    ...(r.holdMs ? { holdMs: r.holdMs } : {}),
     state,
     ...(r.context ? { request_context: r.context } : {}),
   };

@@ -29,7 +29,13 @@ export interface CallRecord {
   deadlineAt: CallRow['deadline_at'];
   replyTimeoutMs: CallRow['reply_timeout_ms'];
   effectDeadlineAt: CallRow['effect_deadline_at'];
-  requestContext: { llmToolCall?: unknown; utteranceHash?: string; agent?: Record<string, unknown> } | null;
+  requestContext: {
+    llmToolCall?: unknown;
+    utteranceHash?: string;
+    agent?: Record<string, unknown>;
+    /** What the API's gate checked before an announcement was created (decision row rules). */
+    gate?: unknown[];
+  } | null;
   traceparent: CallRow['traceparent'];
   cancelledBy: CallRow['cancelled_by'];
   cancelReason: CallRow['cancel_reason'];

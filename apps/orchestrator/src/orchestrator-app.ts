@@ -114,6 +114,7 @@ export async function startOrchestrator(
     const announcements = new AnnouncementRunner({
       writes,
       announcements: new AnnouncementRepository(pool),
+      approvals: calls,
       mqtt,
       publish: (event) => events.publish(event),
       logger,

@@ -7,6 +7,7 @@ import {
   createDatabase,
   gateFactsOf,
   openCallApproval,
+  showPlatformApproval,
   TurnBatcher,
   type CallRecord,
   type Database,
@@ -97,6 +98,11 @@ export interface RequestOptions {
    * statement of its own.
    */
   refuseDeviceStatuses?: readonly GateFacts['deviceStatus'][];
+  /**
+   * A person's call that needs another person's approval whatever its tool (an announcement over an admin's
+   * threshold), shown to approvers at once with what the producer's own gate found.
+   */
+  secondPerson?: { preflight: unknown };
 }
 
 /**
@@ -257,7 +263,8 @@ export class CallRequests {
         };
       }
     }
-    const gated = operatorCall && isUserOnlyTool(r.tool, facts) === true;
+    const gated =
+      operatorCall && (isUserOnlyTool(r.tool, facts) === true || options.secondPerson !== undefined);
     const call = newCall(r, partition, gated ? 'awaiting_approval' : 'queued');
     if (!gated) {
       const created = await this.inserts.submit(call);
@@ -277,6 +284,7 @@ export class CallRequests {
         operatorId: r.operatorId!,
         ttlMs: r.approvalTtlMs,
       });
+      if (options.secondPerson) await showPlatformApproval(trx, created.id, options.secondPerson.preflight);
       return { ok: true, callId: created.id, created: true, state: created.state, approvalId };
     });
   }

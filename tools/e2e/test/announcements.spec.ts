@@ -1,4 +1,6 @@
+import { loadAdminApiConfig, startAdminApi } from '@fleet/admin-api';
 import type { SimDevice } from '@fleet/device-sim';
+import { createLogger } from '@fleet/telemetry';
 import { waitFor } from '@fleet/testing';
 import { startE2ePlatform, type E2ePlatform } from './platform';
 
@@ -41,8 +43,8 @@ describe('announcements', () => {
     await p?.close();
   });
 
-  const announce = async (key: string, mac: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${p.apiUrl}/api/v1/devices/${mac}/announcements`, {
+  const announce = async (key: string, mac: string, body: Record<string, unknown>, api = p.apiUrl) => {
+    const response = await fetch(`${api}/api/v1/devices/${mac}/announcements`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -194,6 +196,57 @@ describe('announcements', () => {
       ]),
     });
   }, 40_000);
+
+  it('waits for a second person where an admin requires one, and runs once another person approves', async () => {
+    // Another API replica on the same platform, where the admin's rule sends every announcement to a second person.
+    const strict = await startAdminApi(
+      loadAdminApiConfig({
+        DATABASE_URL: p.db.url,
+        REDIS_URL: p.redis.url,
+        QUEUE_PREFIX: 'e2e',
+        BIND_HOST: '127.0.0.1',
+        HTTP_PORT: '0',
+        WEBHOOK_WORKER: 'false',
+        VALIDATE_ANSWERS: 'true',
+        ANNOUNCE_APPROVAL_ABOVE_DEVICES: '0',
+      }),
+      createLogger('e2e-strict-api', 'silent'),
+    );
+    try {
+      const strictUrl = `http://127.0.0.1:${strict.ports.http}`;
+      const requester = await p.operatorKey();
+      const approver = await p.operatorKey();
+      const created = await announce(requester, B, { text: 'Evacuate', how: 'alert' }, strictUrl);
+      const body = created.body as { id: string; state: string; approvalId: string };
+      expect(body).toMatchObject({ state: 'awaiting_approval', approvalId: expect.any(String) });
+
+      const decide = (key: string) =>
+        fetch(`${strictUrl}/api/v1/approvals/${body.approvalId}/approve`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+      expect((await decide(requester)).status).toBe(403); // nobody approves their own request
+      expect(await stateOf(body.id)).toBe('awaiting_approval');
+      expect(b.observed.voiceMessages.all.some((m) => m.type === 'alert' && m.message === 'Evacuate')).toBe(
+        false,
+      );
+
+      expect((await decide(approver)).status).toBe(200);
+      const call = await sealed(requester, body.id);
+      expect(b.observed.voiceMessages.all.some((m) => m.type === 'alert' && m.message === 'Evacuate')).toBe(
+        true,
+      );
+      expect(row(call, 'decision')).toMatchObject({
+        approval: { id: body.approvalId, state: 'approved' },
+        rules: expect.arrayContaining([
+          expect.objectContaining({ rule: 'second_person', result: 'awaiting_approval' }),
+        ]),
+      });
+    } finally {
+      await strict.stop();
+    }
+  }, 30_000);
 
   it('refuses a viewer, a text over the size limit, and the 11th announcement to a device in a minute', async () => {
     const viewer = await p.operatorKey('viewer');

@@ -1,4 +1,4 @@
-import { checkAnnouncement } from './announcement-gate';
+import { checkAnnouncement, secondPersonRule } from './announcement-gate';
 
 const now = new Date('2026-12-07T23:30:00Z');
 
@@ -35,5 +35,26 @@ describe('the announcement gate', () => {
       now,
     );
     expect(result).toMatchObject({ ok: true, hold: undefined });
+  });
+});
+
+describe("an admin's rule for a second person", () => {
+  it('asks for one above the device count, and outside the set hours in their time zone', () => {
+    expect(secondPersonRule(501, { aboveDevices: 500, timeZone: 'UTC' }, now)).toMatchObject({
+      result: 'awaiting_approval',
+      detail: 'to 501 devices, more than 500',
+    });
+    expect(secondPersonRule(500, { aboveDevices: 500, timeZone: 'UTC' }, now).result).toBe('passed');
+    // 23:30 UTC is 07:30 in Shanghai: inside 07:00-20:00 there, outside 08:00-20:00.
+    const hours = (from: string) => ({ hours: { from, to: '20:00' }, timeZone: 'Asia/Shanghai' });
+    expect(secondPersonRule(1, hours('07:00'), now).result).toBe('passed');
+    expect(secondPersonRule(1, hours('08:00'), now)).toMatchObject({
+      result: 'awaiting_approval',
+      detail: 'asked outside 08:00-20:00 Asia/Shanghai',
+    });
+  });
+
+  it('does not apply when the admin set nothing', () => {
+    expect(secondPersonRule(10_000, { timeZone: 'UTC' }, now).result).toBe('not_applicable');
   });
 });

@@ -1,9 +1,9 @@
-import { heldUntil, type QuietHours } from '@fleet/domain';
+import { heldUntil, quietHoursEnd, type QuietHours } from '@fleet/domain';
 
 /** One check of the gate, as the decision row lists rules (libs/domain policyRuleResultSchema). */
 export interface GateRule {
   rule: string;
-  result: 'passed' | 'refused' | 'not_applicable';
+  result: 'passed' | 'refused' | 'not_applicable' | 'awaiting_approval';
   detail: string;
 }
 
@@ -45,4 +45,28 @@ export function checkAnnouncement(
         detail: groups.length ? 'outside every group quiet hours' : 'no group of the device has quiet hours',
       };
   return { ok: true, rules: [size, quiet], hold };
+}
+
+/** An admin's rule for a second person (ANNOUNCE_APPROVAL_*). */
+export interface SecondPersonRule {
+  aboveDevices?: number | undefined;
+  hours?: QuietHours | undefined;
+  timeZone: string;
+}
+
+/** Whether an announcement to `devices` devices asked at `now` waits for another person, and why. */
+export function secondPersonRule(devices: number, rule: SecondPersonRule, now: Date): GateRule {
+  const reasons: string[] = [];
+  if (rule.aboveDevices !== undefined && devices > rule.aboveDevices)
+    reasons.push(`to ${devices} devices, more than ${rule.aboveDevices}`);
+  // Inside the set hours is where quietHoursEnd finds an end: the same window arithmetic.
+  if (rule.hours && !quietHoursEnd(rule.hours, rule.timeZone, now))
+    reasons.push(`asked outside ${rule.hours.from}-${rule.hours.to} ${rule.timeZone}`);
+  return reasons.length
+    ? { rule: 'second_person', result: 'awaiting_approval', detail: reasons.join('; ') }
+    : {
+        rule: 'second_person',
+        result: rule.aboveDevices === undefined && !rule.hours ? 'not_applicable' : 'passed',
+        detail: 'within the count and hours an admin set',
+      };
 }

@@ -6,7 +6,7 @@ import { refusal, UNAVAILABLE_STATUSES } from '../calls/call-refusal';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor } from '../http/actor';
 import { ApiError } from '../http/api-error';
-import { checkAnnouncement, type GateRule } from './announcement-gate';
+import { checkAnnouncement, secondPersonRule, type GateRule } from './announcement-gate';
 import { AnnouncementRateLimit } from './announcement-rate-limit';
 import type { CreateAnnouncementBody } from './announcements.schemas';
 import { AnnouncementsRepository } from './announcements.repository';
@@ -56,10 +56,20 @@ export class AnnouncementsService {
       ...(body.title ? { title: body.title } : {}),
       ...(body.emotion ? { emotion: body.emotion } : {}),
     };
+    const secondPerson = secondPersonRule(
+      1,
+      {
+        aboveDevices: this.config.ANNOUNCE_APPROVAL_ABOVE_DEVICES,
+        hours: this.config.ANNOUNCE_APPROVAL_HOURS,
+        timeZone: this.config.ANNOUNCE_APPROVAL_TIME_ZONE,
+      },
+      now,
+    );
     const gate: GateRule[] = [
       { rule: 'role', result: 'passed', detail: `${actor.role} may announce` },
       ...rates,
       ...checked.rules,
+      secondPerson,
     ];
     const result = await this.requests.request(
       {
@@ -74,14 +84,21 @@ export class AnnouncementsService {
         deliveryDeadlineMs: holdMs + body.deadlineS * 1000,
         ...(holdMs ? { holdMs } : {}),
         context: { gate: gate as unknown as Record<string, unknown>[] },
+        approvalTtlMs: this.config.CALL_APPROVAL_TTL_S * 1000,
       },
-      { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
+      {
+        refuseDeviceStatuses: UNAVAILABLE_STATUSES,
+        ...(secondPerson.result === 'awaiting_approval'
+          ? { secondPerson: { preflight: { gate, announcement: args } } }
+          : {}),
+      },
     );
     if (!result.ok) throw refusal(deviceId, result);
     const row = await this.repository.deadlineOf(result.callId);
     return {
       id: result.callId,
       state: result.state,
+      ...(result.approvalId ? { approvalId: result.approvalId } : {}),
       heldUntil: row?.holdUntil ?? null,
       heldBy: checked.hold?.group ?? null,
       deadlineAt: row?.deadlineAt ?? new Date(now.getTime() + holdMs + body.deadlineS * 1000),

@@ -9,6 +9,7 @@ import {
 import { deviceP2pTopic, encodeServerMessage, serverMessage } from '@fleet/protocol';
 import type { Logger } from '@fleet/telemetry';
 import type { CallRecord } from '../calls/call-record';
+import type { CallRepository } from '../calls/call-repository';
 import type { CallWrites, Conclusion, StageRows } from '../calls/call-writes';
 import { decisionRow } from '../calls/evidence-builders';
 import type { DeviceRuntime } from '../devices/device-runtime';
@@ -18,6 +19,7 @@ import {
   type SpokenDelivery,
 } from './announcement-judgement';
 import type { AnnouncementRepository } from './announcement.repository';
+import { announcementApproval } from './announcement-approval';
 import {
   alertResponse,
   announcementDiscovery,
@@ -32,6 +34,7 @@ const DEFAULT_TITLES: Record<string, string> = { zh: '通知', en: 'Announcement
 export interface AnnouncementPorts {
   writes: Pick<CallWrites, 'seal' | 'park' | 'markSending'>;
   announcements: Pick<AnnouncementRepository, 'facts'>;
+  approvals: Pick<CallRepository, 'approvalOfCall'>;
   mqtt: { publish(topic: string, message: string, opts: { qos: 0 }): unknown };
   publish: (event: PlatformEvent) => void;
   logger: Logger;
@@ -70,10 +73,36 @@ export class AnnouncementRunner {
         'dialect',
         'the ListenAI link carries MCP only: no alert, no speech',
       );
+    let approval: DecisionPayload['approval'];
+    if (call.state === 'awaiting_approval') {
+      const outcome = announcementApproval(call, await this.ports.approvals.approvalOfCall(call.id), now);
+      if (outcome.kind === 'wait') {
+        if (now < call.deadlineAt) return; // the sweep looks again at the approval's expiry or the deadline
+        return this.conclude(call, {
+          verdict: 'expired',
+          reason: 'the delivery deadline passed while it waited for approval',
+          rows: {},
+        });
+      }
+      if (outcome.kind === 'refused')
+        return this.conclude(call, {
+          verdict: outcome.verdict,
+          reason: outcome.detail,
+          rows: {
+            discovery: announcementDiscovery(device),
+            decision: decisionRow(call, outcome.verdict, this.rules(call), {
+              reason: outcome.detail,
+              ...(outcome.approval ? { approval: outcome.approval } : {}),
+            }),
+          },
+        });
+      approval = outcome.approval;
+    }
     const facts = await this.ports.announcements.facts(call.id);
-    if (call.state === 'queued' && facts.holdUntil && facts.holdUntil > now) return; // the sweep wakes it then
+    const waiting = call.state === 'queued' || call.state === 'awaiting_approval';
+    if (waiting && facts.holdUntil && facts.holdUntil > now) return; // the sweep wakes it then
     const alertGone = call.state === 'sending' || call.state === 'sent' || call.state === 'verifying';
-    if (alerts(args.how) && !alertGone) return this.alert(call, device, args, now);
+    if (alerts(args.how) && !alertGone) return this.alert(call, device, args, now, approval);
     if (!speaks(args.how)) {
       // The replica that published stopped before sealing: the alert left or did not; the row says which state.
       return this.conclude(call, {
@@ -82,7 +111,7 @@ export class AnnouncementRunner {
         rows: {},
       });
     }
-    return this.followSpeech(call, device, args, facts.delivery, now);
+    return this.followSpeech(call, device, args, facts.delivery, now, approval);
   }
 
   private async alert(
@@ -90,8 +119,9 @@ export class AnnouncementRunner {
     device: DeviceRuntime,
     args: AnnouncementArguments,
     now: Date,
+    approval: DecisionPayload['approval'],
   ): Promise<void> {
-    const rows = this.decidedRows(call, args, device);
+    const rows = this.decidedRows(call, args, device, approval);
     if (!device.online || !device.connectionId) {
       if (now >= call.deadlineAt)
         return this.conclude(call, {
@@ -143,6 +173,7 @@ export class AnnouncementRunner {
     args: AnnouncementArguments,
     delivery: SpokenDelivery | undefined,
     now: Date,
+    approval: DecisionPayload['approval'],
   ): Promise<void> {
     const alert = { connectionId: call.connectionId, sentAt: call.sentAt };
     const seal = (observation: AnnouncementObservation) => {
@@ -151,7 +182,7 @@ export class AnnouncementRunner {
         verdict: judged.verdict,
         reason: judged.reason,
         rows: {
-          ...(call.written.has('decision') ? {} : this.decidedRows(call, args, device)),
+          ...(call.written.has('decision') ? {} : this.decidedRows(call, args, device, approval)),
           response: spokenResponse(delivery, alert),
           effect:
             judged.verdict === 'undelivered'
@@ -169,13 +200,18 @@ export class AnnouncementRunner {
     if (now >= call.deadlineAt) return seal({ kind: 'no_session', how: args.how, deadline: call.deadlineAt });
     // Waiting for the device to open a session (xiaozhi §1.4: only it can); the voice worker claims the call then.
     if (call.state === 'verifying') return this.park(call, 'verifying', {}, call.deadlineAt);
-    return this.park(call, 'waiting_for_device', this.decidedRows(call, args, device));
+    return this.park(call, 'waiting_for_device', this.decidedRows(call, args, device, approval));
   }
 
-  private decidedRows(call: CallRecord, args: AnnouncementArguments, device: DeviceRuntime): StageRows {
+  private decidedRows(
+    call: CallRecord,
+    args: AnnouncementArguments,
+    device: DeviceRuntime,
+    approval?: DecisionPayload['approval'],
+  ): StageRows {
     return {
       discovery: announcementDiscovery(device),
-      decision: decisionRow(call, 'allowed', this.rules(call)),
+      decision: decisionRow(call, 'allowed', this.rules(call), approval ? { approval } : {}),
       parameters: announcementParameters(args, undefined),
     };
   }

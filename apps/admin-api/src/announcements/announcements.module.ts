@@ -7,5 +7,6 @@ import { AnnouncementsService } from './announcements.service';
 @Module({
   controllers: [AnnouncementsController],
   providers: [AnnouncementsService, AnnouncementsRepository, AnnouncementRateLimit],
+  exports: [AnnouncementsService],
 })
 export class AnnouncementsModule {}

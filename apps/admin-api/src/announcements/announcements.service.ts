@@ -30,11 +30,13 @@ export class AnnouncementsService {
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
+  /** `agent`: an outside agent asks through /mcp for its credential's owner (origin `agent`, named in the rows). */
   async create(
     actor: Actor,
     deviceId: string,
     body: CreateAnnouncementBody,
     idempotencyKey?: string,
+    agent?: { agentId: string; context: Record<string, unknown> },
   ): Promise<Created> {
     const now = new Date();
     const checked = checkAnnouncement(
@@ -76,14 +78,20 @@ export class AnnouncementsService {
         deviceId,
         tool: ANNOUNCE_TOOL,
         arguments: args,
-        origin: 'operator',
+        origin: agent ? 'agent' : 'operator',
+        ...(agent ? { agentId: agent.agentId } : {}),
         operatorId: actor.operatorId,
         ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
         ...(body.reason ? { reason: body.reason } : {}),
-        ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
+        ...(idempotencyKey
+          ? { idempotencyKey: `operator:${actor.operatorId}:${agent ? 'mcp:' : ''}${idempotencyKey}` }
+          : {}),
         deliveryDeadlineMs: holdMs + body.deadlineS * 1000,
         ...(holdMs ? { holdMs } : {}),
-        context: { gate: gate as unknown as Record<string, unknown>[] },
+        context: {
+          gate: gate as unknown as Record<string, unknown>[],
+          ...(agent ? { agent: agent.context } : {}),
+        },
         approvalTtlMs: this.config.CALL_APPROVAL_TTL_S * 1000,
       },
       {

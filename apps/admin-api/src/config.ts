@@ -91,6 +91,9 @@ const schema = z
      * approval (0: every announcement; unset: never by count), and so do those asked outside
      * ANNOUNCE_APPROVAL_HOURS (`08:00-20:00`, in ANNOUNCE_APPROVAL_TIME_ZONE; unset: any time).
      */
+    /** Run announcement schedules in this replica (a run is taken by one replica), looking this often. */
+    ANNOUNCE_SCHEDULER: envBoolean(true),
+    ANNOUNCE_SCHEDULE_TICK_MS: envInt(1000, { min: 100, max: 60_000 }),
     ANNOUNCE_APPROVAL_ABOVE_DEVICES: z.coerce.number().int().min(0).optional(),
     ANNOUNCE_APPROVAL_HOURS: z
       .string()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './common';
+import { announcementScheduleListSchema, announcementScheduleSchema } from './announcement-schedules';
 import { announcementCreatedSchema } from './announcements';
 import { apiKeySchema, createdApiKeySchema } from './api-keys';
 import { approvalListSchema, approvalSchema, decisionSchema } from './approvals';
@@ -84,6 +85,12 @@ export const ANSWERS = {
 
   'POST /devices/:id/calls': callCreatedSchema,
   'POST /devices/:id/announcements': announcementCreatedSchema,
+  'POST /devices/:id/announcement-schedules': announcementScheduleSchema,
+  'GET /announcement-schedules': announcementScheduleListSchema,
+  'GET /announcement-schedules/:id': announcementScheduleSchema,
+  'POST /announcement-schedules/:id/pause': announcementScheduleSchema,
+  'POST /announcement-schedules/:id/resume': announcementScheduleSchema,
+  'POST /announcement-schedules/:id/cancel': announcementScheduleSchema,
   'GET /calls/:id': callSchema,
   'GET /calls': callListSchema,
   'POST /calls/:id/cancel': callCancelledSchema,

@@ -10,6 +10,7 @@ export * from './api-keys';
 export * from './devices';
 export * from './catalog';
 export * from './evidence';
+export * from './announcement-schedules';
 export * from './announcements';
 export * from './calls';
 export * from './approvals';

@@ -8,6 +8,7 @@ const A = '02:e3:00:00:00:01';
 const B = '02:e3:00:00:00:02';
 const QUIET = '02:e3:00:00:00:03';
 const RATE = '02:e3:00:00:00:04';
+const SCHEDULED = '02:e3:00:00:00:05';
 
 interface EvidenceRow {
   stage: string;
@@ -35,6 +36,7 @@ describe('announcements', () => {
       voiceWorkerEnv: { ANNOUNCE_HEARD_WITHIN_MS: '3000' },
       // The sweep looks again within a second of a hold being lifted.
       orchestratorEnv: { SWEEP_IDLE_MS: '1000' },
+      apiEnv: { ANNOUNCE_SCHEDULE_TICK_MS: '200' },
     });
     [a, b] = await Promise.all([p.device(A), p.device(B)]);
   }, 90_000);
@@ -247,6 +249,69 @@ describe('announcements', () => {
       await strict.stop();
     }
   }, 30_000);
+
+  it('runs a recurring announcement as a call each time, listed, and stops it when cancelled', async () => {
+    const key = await p.operatorKey();
+    const device = await p.device(SCHEDULED);
+    const post = (path: string, body: unknown) =>
+      fetch(`${p.apiUrl}/api/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await post(`/devices/${SCHEDULED}/announcement-schedules`, {
+      text: 'Stretch break',
+      how: 'alert',
+      cron: '*/2 * * * * *', // every two seconds (a sixth field, seconds first)
+    });
+    expect(created.status).toBe(201);
+    const schedule = (await created.json()) as { id: string; state: string; timeZone: string };
+    expect(schedule).toMatchObject({ state: 'active', timeZone: 'UTC' });
+
+    const callsOf = async () =>
+      (
+        await p.sql.query<{ id: string; verdict: string | null }>(
+          `SELECT id, verdict FROM call WHERE device_id = $1 AND tool = 'platform.announce' ORDER BY created_at`,
+          [SCHEDULED],
+        )
+      ).rows;
+    await waitFor(async () => (await callsOf()).filter((c) => c.verdict).length >= 3, {
+      what: 'three runs sealed',
+      timeoutMs: 15_000,
+    });
+    expect((await post(`/announcement-schedules/${schedule.id}/cancel`, {})).status).toBe(200);
+    const made = (await callsOf()).length;
+    expect(made).toBeGreaterThanOrEqual(3);
+    expect(device.observed.voiceMessages.all.filter((m) => m.type === 'alert').length).toBeGreaterThanOrEqual(
+      3,
+    );
+
+    // A one-time schedule made after the cancellation runs in a later round; the cancelled one made nothing more.
+    const once = await post(`/devices/${SCHEDULED}/announcement-schedules`, {
+      text: 'Last call',
+      how: 'alert',
+      at: new Date().toISOString(),
+    });
+    const onceId = ((await once.json()) as { id: string }).id;
+    await waitFor(
+      async () =>
+        (
+          await p.sql.query(
+            `SELECT 1 FROM announcement_schedule WHERE id = $1 AND last_call_id IS NOT NULL`,
+            [onceId],
+          )
+        ).rowCount === 1,
+      { what: 'the one-time run' },
+    );
+    expect((await callsOf()).length).toBe(made + 1);
+    const listed = await fetch(`${p.apiUrl}/api/v1/announcement-schedules?deviceId=${SCHEDULED}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const { items } = (await listed.json()) as { items: { id: string; state: string; runs: number }[] };
+    expect(items.find((i) => i.id === schedule.id)).toMatchObject({ state: 'cancelled', runs: made });
+    expect(items.find((i) => i.id === onceId)).toMatchObject({ state: 'finished', runs: 1 });
+    expect((await post(`/announcement-schedules/${schedule.id}/resume`, {})).status).toBe(409);
+  }, 40_000);
 
   it('refuses a viewer, a text over the size limit, and the 11th announcement to a device in a minute', async () => {
     const viewer = await p.operatorKey('viewer');

@@ -22,6 +22,8 @@ voice_worker_password=$(secret)
 audit_signing_key=$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 # 32 random bytes for AES-256 (base64url, 43 characters): seals the eFuse keys admins import.
 efuse_wrapping_key=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+# 32 random bytes, base64: the HMAC key of /mcp's requestState (what MCP_STATE_KEY takes).
+mcp_state_key=$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 
 # The passwords below are only taken from the newly generated set when the file that holds them is new too: if
 # postgres.env exists, the URLs must keep its passwords.
@@ -70,4 +72,5 @@ MQTT_PASSWORD=$voice_worker_password
 EOF
 write admin-api.env <<EOF
 AUDIT_SIGNING_KEY=$audit_signing_key
+MCP_STATE_KEY=$mcp_state_key
 EOF

@@ -19,7 +19,12 @@ export { printCJson, escapeCJsonString } from './json/cjson-print';
 export { getItemCaseInsensitive, membersMatching, asciiLower } from './json/cjson-lookup';
 export { toCJson, fromCJson } from './json/cjson-convert';
 export { utf8ByteLength } from './json/utf8';
-export { isStorableText, withoutUnstorableText, withStorableText } from './json/storable-text';
+export {
+  hasUnstorableText,
+  isStorableText,
+  withoutUnstorableText,
+  withStorableText,
+} from './json/storable-text';
 
 // MCP tools and the firmware's MCP server as pure functions
 export * from './mcp/tool-definition';

@@ -103,6 +103,7 @@ describe(`deploy/compose.yaml against the Compose Specification (compose-spec-sc
       'POSTGRES_PASSWORD',
       'FLEET_APP_PASSWORD',
       'AUDIT_SIGNING_KEY',
+      'MCP_STATE_KEY',
     ];
     for (const [name, s] of services) {
       expect([name, Object.keys(env(s)).filter((k) => secretNames.includes(k))]).toEqual([name, []]);
@@ -136,6 +137,7 @@ describe(`deploy/compose.yaml against the Compose Specification (compose-spec-sc
         `orchestrator:${read('orchestrator')['MQTT_PASSWORD']},voice-worker:${read('voice-worker')['MQTT_PASSWORD']}`,
       );
       expect(Buffer.from(read('admin-api')['AUDIT_SIGNING_KEY']!, 'base64')).toHaveLength(32);
+      expect(Buffer.from(read('admin-api')['MCP_STATE_KEY']!, 'base64')).toHaveLength(32);
       for (const value of [
         ...Object.values(postgres),
         read('broker')['DEVICE_SIGNING_KEYS']!,

@@ -21,6 +21,7 @@ import { COMMANDS, ROOT, SERVICES } from './deploy-files';
 
 const SIGNING_KEY = 'deploy-check-signing-key-0123456789';
 const AUDIT_SIGNING_KEY = Buffer.alloc(32, 7).toString('base64');
+const MCP_STATE_KEY = Buffer.alloc(32, 9).toString('base64');
 const EFUSE_WRAPPING_KEY = 'de'.repeat(32);
 const SECRETS = {
   orchestrator: 'deploy-check-orchestrator-0123',
@@ -68,7 +69,7 @@ describe('the image, rebuilt as a pruned production install', () => {
           MQTT_PASSWORD: SECRETS[service],
         };
       case 'admin-api':
-        return { ...common, AUDIT_SIGNING_KEY, EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY };
+        return { ...common, AUDIT_SIGNING_KEY, MCP_STATE_KEY, EFUSE_WRAPPING_KEYS: EFUSE_WRAPPING_KEY };
     }
   };
 

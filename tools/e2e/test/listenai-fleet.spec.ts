@@ -118,7 +118,7 @@ describe('ListenAI devices beside xiaozhi ones', () => {
     for (const row of rows) expect(row.payload.readback[0]!.text).toBe('{"value":25}');
   });
 
-  it('shows an agent the ListenAI tools under the same gate: one an operator marked sensitive is hidden and refused', async () => {
+  it('shows an agent the ListenAI tools under the same gate: one an operator marked sensitive is hidden and, asked for by name, waits for a person', async () => {
     const device = listenai[0]!;
     const marked = await api('PUT', `/devices/${device.mac}/tools/take_photo`, { sensitive: true });
     expect(marked.status).toBe(200);
@@ -129,11 +129,15 @@ describe('ListenAI devices beside xiaozhi ones', () => {
     const names = (listed.structuredContent as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['set_screen', 'set_volume', 'get_volume', SET_VOLUME]));
     expect(names).not.toContain('take_photo');
-    const refused = (await agent.callTool({
+    const waiting = (await agent.callTool({
       name: 'call_device_tool',
       arguments: { deviceId: device.mac, tool: 'take_photo' },
     })) as CallToolResult;
-    expect(refused.structuredContent).toMatchObject({ verdict: 'rejected', sent: false });
+    expect(waiting.structuredContent).toMatchObject({
+      state: 'awaiting_approval',
+      verdict: null,
+      sent: false,
+    });
     expect(device.state.photos).toBe(0);
     const screen = (await agent.callTool({
       name: 'call_device_tool',

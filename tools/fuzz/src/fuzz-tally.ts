@@ -70,5 +70,13 @@ const FOUND = [
   '- Fixed: a ListenAI link refused for its token was kept open 2 s with no error listener on its socket; one',
   '  frame over the size limit, unmasked, with invalid UTF-8 or reserved bits in that window threw an unhandled',
   '  error and stopped the broker, and with it (under `npm start`) the whole platform.',
+  '- Fixed: a xiaozhi reply holding `\\u0000` (or a lone surrogate) was never sealed: the evidence statement failed',
+  '  on text Postgres cannot store and the call stayed open. Such characters are now stored as U+FFFD, the raw',
+  '  bytes kept exact in base64.',
+  '- Fixed: a tools/list page listing a tool whose text Postgres cannot store left its discovery unended and',
+  "  uncounted; such a tool is now left out whole (named among the page's skipped entries), and a catalog the",
+  '  database refuses ends its discovery counted as failed.',
+  "- Fixed: the admin API's refusals of unparsable bodies and queries were answered 400 but not counted",
+  '  (`admin_api_client_errors_total`).',
   '',
 ];

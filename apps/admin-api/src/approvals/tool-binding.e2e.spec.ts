@@ -229,7 +229,7 @@ describe('what an approval binds, and who may call a tool', () => {
     expect(sawCall(returned, LAMP)).toBe(false);
   }, 90_000);
 
-  it('marks a tool named with a slash or in another script sensitive, and then refuses it to agents and the voice assistant', async () => {
+  it('marks a tool named with a slash or in another script sensitive, then refuses it to the voice assistant and has an agent wait for a person', async () => {
     const device = await boot('02:b1:00:00:00:04', APPROVED);
     for (const name of [SLASHED, HAN]) {
       const marked = await p.h.request(
@@ -247,22 +247,29 @@ describe('what an approval binds, and who may call a tool', () => {
         nameFlags: ['outside_mcp_names'],
       });
     }
-    for (const [tool, origin] of [
-      [SLASHED, 'agent'],
-      [HAN, 'agent'],
-      [SLASHED, 'llm'],
-      [HAN, 'llm'],
-    ] as const) {
-      const requested = await calls.request({
-        deviceId: device.mac,
-        tool,
-        origin,
-        ...(origin === 'agent' ? { agentId: 'test-agent' } : {}),
-      });
+    for (const tool of [SLASHED, HAN]) {
+      const requested = await calls.request({ deviceId: device.mac, tool, origin: 'llm' });
       if (!requested.ok) throw new Error(requested.message);
       const call = await sealed(requested.callId);
       expect(call.verdict).toBe('rejected');
       expect(call.verdict_reason).toContain('an operator marked it sensitive');
+    }
+    // An agent acting for a person is not refused: its call waits for another person's approval (DESIGN §4).
+    for (const tool of [SLASHED, HAN]) {
+      const requested = await calls.request({
+        deviceId: device.mac,
+        tool,
+        origin: 'agent',
+        agentId: 'test-agent',
+        operatorId: alice.operatorId,
+      });
+      if (!requested.ok) throw new Error(requested.message);
+      await waitFor(
+        async () =>
+          (await p.h.owner.query('SELECT state FROM call WHERE id = $1', [requested.callId])).rows[0]
+            .state === 'awaiting_approval',
+        { what: `the agent's call of ${tool} waiting for approval` },
+      );
     }
     expect(sawCall(device, SLASHED) || sawCall(device, HAN)).toBe(false);
   }, 90_000);

@@ -12,7 +12,11 @@ describe('the audit signing key in the configuration', () => {
   };
 
   // Everything else a production start needs, so that only the audit key is missing.
-  const production = { NODE_ENV: 'production', EFUSE_WRAPPING_KEYS: 'ab'.repeat(32) };
+  const production = {
+    NODE_ENV: 'production',
+    EFUSE_WRAPPING_KEYS: 'ab'.repeat(32),
+    MCP_STATE_KEY: 'cd'.repeat(32),
+  };
 
   it('is required for a production start, which refuses and names the variable', () => {
     expect(problemsOf(production)).toEqual([

@@ -82,19 +82,25 @@ export class DiscoveryService {
 
     // A unit rolled back to break a deadlock with the broker's presence batch runs again: it decides afresh from
     // what is committed.
-    const stored = await retriedOnDeadlock(() =>
-      this.commits.submit(device.partition, (tx) =>
-        this.catalogs.store(tx, {
-          deviceId: device.mac,
-          tools,
-          hash: this.pages.catalogHash(pageIds, tools),
-          serverName: info.value.serverInfo?.name,
-          serverVersion: info.value.serverInfo?.version,
-          protocolVersion: info.value.protocolVersion,
-          exchanges: exchanges.map(exchangeRecord),
-        }),
-      ),
-    );
+    let stored;
+    try {
+      stored = await retriedOnDeadlock(() =>
+        this.commits.submit(device.partition, (tx) =>
+          this.catalogs.store(tx, {
+            deviceId: device.mac,
+            tools,
+            hash: this.pages.catalogHash(pageIds, tools),
+            serverName: info.value.serverInfo?.name,
+            serverVersion: info.value.serverInfo?.version,
+            protocolVersion: info.value.protocolVersion,
+            exchanges: exchanges.map(exchangeRecord),
+          }),
+        ),
+      );
+    } catch (err) {
+      // Whatever a device sent that the database refused, the discovery ends, counted, and is tried again.
+      return this.failed(device, `the catalog could not be stored: ${(err as Error).message}`);
+    }
     this.catalogs.committed(stored.view);
     if (device.connectionId !== connectionId) return false; // it reconnected meanwhile: discover again
     device.catalog = stored.view;

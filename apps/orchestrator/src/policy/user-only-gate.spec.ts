@@ -4,14 +4,14 @@ const reboot = { name: 'self.reboot', description: 'Reboot the device.', userOnl
 const status = { name: 'self.get_device_status', description: 'Status.', userOnly: false };
 
 describe("the orchestrator's gate", () => {
-  it('refuses a user-only tool to the LLM and agents, even under a guessed name', () => {
+  it('refuses a user-only tool to the LLM, even under a guessed name', () => {
     expect(gate('llm', reboot, undefined, false)).toMatchObject({ kind: 'refused' });
-    expect(gate('agent', reboot, undefined, false)).toMatchObject({ kind: 'refused' });
   });
 
-  it("has a person's and a campaign's user-only call wait for approval", () => {
+  it("has a person's, a campaign's and an agent's user-only call wait for approval", () => {
     expect(gate('operator', reboot, undefined, false).kind).toBe('needs_approval');
     expect(gate('campaign', reboot, undefined, false).kind).toBe('needs_approval');
+    expect(gate('agent', reboot, undefined, false).kind).toBe('needs_approval');
   });
 
   it('lets the platform run reads on its own, and an operator-marked tool waits for approval', () => {

@@ -182,6 +182,34 @@ describe('both dialects through the one model', () => {
     });
   });
 
+  it('leaves out a listed tool holding text Postgres cannot store, and says where it was', () => {
+    const result = {
+      tools: [
+        { name: '\u0000' },
+        { name: 'self.ok', description: 'fine' },
+        {
+          name: 'self.odd',
+          inputSchema: { type: 'object', properties: { ['a\uD800']: { type: 'string' } } },
+        },
+      ],
+    };
+    // ListenAI's JSON keeps a `\u0000` (xiaozhi's cJSON would end the string there, as the firmware does).
+    const wire = unwrap(
+      encodeMcpReply(listenai, { id: 'l3', method: 'tools/list', outcome: { kind: 'result', result } }),
+    );
+    const page = readToolsListPage(unwrap(decodeMcpReply('listenai', wire)));
+    expect(page).toMatchObject({
+      ok: true,
+      value: {
+        tools: [{ name: 'self.ok' }],
+        skipped: [
+          { index: 0, reason: 'holds U+0000 or a lone surrogate' },
+          { index: 2, reason: 'holds U+0000 or a lone surrogate' },
+        ],
+      },
+    });
+  });
+
   it('gives the device error of a failed tools/list page as a typed error', () => {
     const outcome: McpOutcome = {
       kind: 'error',

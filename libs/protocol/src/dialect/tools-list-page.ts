@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasUnstorableText } from '../json/storable-text';
 import { err, ok, type ProtocolError, type Result } from '../result';
 import { jsonObjectSchema, type JsonObject } from '../xiaozhi/common-schemas';
 import type { McpReply } from './model';
@@ -73,8 +74,11 @@ export function readToolsListPage(reply: McpReply): Result<ToolsListPage, ReplyR
   const skipped: { index: number; reason: string }[] = [];
   result.data.tools.forEach((raw, index) => {
     const tool = wireToolSchema.safeParse(raw);
-    if (tool.success) tools.push(listedTool(tool.data));
-    else skipped.push({ index, reason: 'not a tool with a name' });
+    if (!tool.success) skipped.push({ index, reason: 'not a tool with a name' });
+    // A tool Postgres cannot store could not be stored, marked or called by its name either: it is left out whole
+    // (replacing the characters would change its name or its arguments' names), and the catalog says so.
+    else if (hasUnstorableText(raw)) skipped.push({ index, reason: 'holds U+0000 or a lone surrogate' });
+    else tools.push(listedTool(tool.data));
   });
   return ok({
     tools,

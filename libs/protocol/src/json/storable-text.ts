@@ -58,7 +58,8 @@ function isPlainContainer(node: unknown): node is object {
   return node !== null && typeof node === 'object' && !(node instanceof Date) && !ArrayBuffer.isView(node);
 }
 
-function hasUnstorableText(node: unknown): boolean {
+/** True when some string in the value (a key included) holds U+0000 or a lone surrogate. */
+export function hasUnstorableText(node: unknown): boolean {
   if (typeof node === 'string') return !isStorableText(node);
   if (Array.isArray(node)) return node.some(hasUnstorableText);
   if (!isPlainContainer(node)) return false;

@@ -1,7 +1,7 @@
 import { loadAdminApiConfig, startAdminApi } from '@fleet/admin-api';
 import type { SimDevice } from '@fleet/device-sim';
 import { createLogger } from '@fleet/telemetry';
-import { waitFor } from '@fleet/testing';
+import { registerListenAiDevice, waitFor } from '@fleet/testing';
 import { startE2ePlatform, type E2ePlatform } from './platform';
 
 const A = '02:e3:00:00:00:01';
@@ -9,6 +9,7 @@ const B = '02:e3:00:00:00:02';
 const QUIET = '02:e3:00:00:00:03';
 const RATE = '02:e3:00:00:00:04';
 const SCHEDULED = '02:e3:00:00:00:05';
+const LISTENAI = '02:e3:00:00:00:06';
 
 interface EvidenceRow {
   stage: string;
@@ -312,6 +313,20 @@ describe('announcements', () => {
     expect(items.find((i) => i.id === onceId)).toMatchObject({ state: 'finished', runs: 1 });
     expect((await post(`/announcement-schedules/${schedule.id}/resume`, {})).status).toBe(409);
   }, 40_000);
+
+  it('rejects an announcement to a ListenAI device, whose link carries MCP only, saying so', async () => {
+    const { token } = await registerListenAiDevice(p.sql, LISTENAI);
+    await p.listenAiDevice(LISTENAI, token);
+    const key = await p.operatorKey();
+    const created = await announce(key, LISTENAI, { text: 'hello', how: 'both' });
+    const call = await sealed(key, (created.body as { id: string }).id);
+    expect(call.verdict).toBe('rejected');
+    expect(call.verdictReason).toMatch(/MCP only/);
+    expect(row(call, 'decision')).toMatchObject({
+      outcome: 'rejected',
+      rules: [expect.objectContaining({ rule: 'dialect', result: 'refused' })],
+    });
+  });
 
   it('refuses a viewer, a text over the size limit, and the 11th announcement to a device in a minute', async () => {
     const viewer = await p.operatorKey('viewer');

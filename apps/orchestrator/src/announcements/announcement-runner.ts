@@ -65,7 +65,9 @@ export class AnnouncementRunner {
       });
     const args = parsed.data;
     const now = new Date();
-    if (device.dialect !== 'xiaozhi')
+    const facts = await this.ports.announcements.facts(call.id);
+    // listenai.md: the link carries MCP only, no alert and no audio.
+    if (facts.dialect !== 'xiaozhi' || device.dialect !== 'xiaozhi')
       return this.refuse(
         call,
         args,
@@ -98,7 +100,6 @@ export class AnnouncementRunner {
         });
       approval = outcome.approval;
     }
-    const facts = await this.ports.announcements.facts(call.id);
     const waiting = call.state === 'queued' || call.state === 'awaiting_approval';
     if (waiting && facts.holdUntil && facts.holdUntil > now) return; // the sweep wakes it then
     const alertGone = call.state === 'sending' || call.state === 'sent' || call.state === 'verifying';

@@ -84,7 +84,8 @@ async function main(): Promise<void> {
         `SELECT count(*)::int AS n FROM call WHERE tool = 'platform.announce' AND verdict IS NOT NULL`,
       );
       sealed = counted[0]!.n;
-      if (Date.now() - started > 600_000) throw new Error(`only ${sealed} of ${expected} sealed in 10 minutes`);
+      if (Date.now() - started > 600_000)
+        throw new Error(`only ${sealed} of ${expected} sealed in 10 minutes`);
       if (sealed < expected) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const sealedSeconds = (Date.now() - started) / 1000;

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { Logger } from '@fleet/telemetry';
+import { AnnouncementsModule } from './announcements/announcements.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditModule } from './audit/audit.module';
@@ -38,6 +39,7 @@ export const API_MODULES: Type[] = [
   SerialKeysModule,
   GroupsModule,
   CallsModule,
+  AnnouncementsModule,
   ApprovalsModule,
   CampaignsModule,
   FirmwareModule,

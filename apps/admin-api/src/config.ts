@@ -89,6 +89,37 @@ const schema = z
      * answered as the sealed verdict, a pass with the approval it opened; past it, the state as it stands.
      */
     CALL_PREFLIGHT_WAIT_MS: envInt(3000, { min: 0, max: 30_000 }),
+    /** Announcements: the text's largest size in UTF-8 bytes (a device's alert line and a short speech). */
+    ANNOUNCE_MAX_BYTES: envInt(512, { min: 16, max: 4000 }),
+    /** Announcements one device may be sent, and one person may send, per ANNOUNCE_RATE_WINDOW_S (Redis). */
+    ANNOUNCE_RATE_PER_DEVICE: envInt(10, { min: 1 }),
+    ANNOUNCE_RATE_PER_SENDER: envInt(10, { min: 1 }),
+    ANNOUNCE_RATE_WINDOW_S: envInt(60, { min: 1, max: 24 * 3600 }),
+    /**
+     * An admin's rule for a second person: announcements to more than this many devices wait for another person's
+     * approval (0: every announcement; unset: never by count), and so do those asked outside
+     * ANNOUNCE_APPROVAL_HOURS (`08:00-20:00`, in ANNOUNCE_APPROVAL_TIME_ZONE; unset: any time).
+     */
+    /** Run announcement schedules in this replica (a run is taken by one replica), looking this often. */
+    ANNOUNCE_SCHEDULER: envBoolean(true),
+    ANNOUNCE_SCHEDULE_TICK_MS: envInt(1000, { min: 100, max: 60_000 }),
+    ANNOUNCE_APPROVAL_ABOVE_DEVICES: z.coerce.number().int().min(0).optional(),
+    ANNOUNCE_APPROVAL_HOURS: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM-HH:MM, e.g. 08:00-20:00')
+      .transform((v) => ({ from: v.slice(0, 5), to: v.slice(6, 11) }))
+      .optional(),
+    ANNOUNCE_APPROVAL_TIME_ZONE: z
+      .string()
+      .refine((zone) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'an IANA time zone such as Europe/Berlin')
+      .default('UTC'),
     /** How long a campaign waits for approval once started. */
     CAMPAIGN_APPROVAL_TTL_S: envInt(24 * 3600, { min: 60, max: 30 * 24 * 3600 }),
     /** Largest firmware image accepted by POST /firmware. */

@@ -45,6 +45,8 @@ const schema = z.object({
   DISCOVERY_TIMEOUT_MS: envInt(10_000, { min: 100 }),
   /** A reboot is verified when the device checks in and reconnects within this time. */
   REBOOT_VERIFY_MS: envInt(120_000, { min: 1_000 }),
+  /** How long an announcement's speech, once begun in a session, may take to be seen through. */
+  ANNOUNCE_PLAYBACK_MAX_MS: envInt(120_000, { min: 1_000 }),
   /** An upgrade (download, flash, reboot) is verified when the new version reports within this time. */
   UPGRADE_VERIFY_MS: envInt(600_000, { min: 1_000 }),
   /** How fresh a result must be for the rules derived from "you must call X first". */

@@ -27,6 +27,8 @@ import { CommitQueue } from './evidence/commit-queue';
 import { subscribeFleet } from './mcp/fleet-subscriber';
 import { MalformedInputs } from './mcp/malformed-inputs';
 import { McpLink } from './mcp/mcp-link';
+import { AnnouncementRunner } from './announcements/announcement-runner';
+import { AnnouncementRepository } from './announcements/announcement.repository';
 import { RpcIds } from './mcp/rpc-ids';
 import { createOrchestratorMetrics, registerQueueDepth } from './orchestrator-metrics';
 
@@ -116,6 +118,15 @@ export async function startOrchestrator(
       },
       onWaiting: (dueAt) => sweep.dueBy(dueAt),
     });
+    const announcements = new AnnouncementRunner({
+      writes,
+      announcements: new AnnouncementRepository(pool),
+      approvals: calls,
+      mqtt,
+      publish: (event) => events.publish(event),
+      logger,
+      playbackMaxMs: config.ANNOUNCE_PLAYBACK_MAX_MS,
+    });
     const runner = new CallRunner({
       config,
       devices,
@@ -125,6 +136,7 @@ export async function startOrchestrator(
       mqtt,
       events,
       webhooks,
+      announcements,
       logger,
     });
     const presence = new PresenceHandler(

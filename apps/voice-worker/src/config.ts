@@ -80,6 +80,8 @@ const schema = z.object({
   CALL_REPLY_TIMEOUT_MS: envInt(5_000, { min: 100 }),
   /** How long a turn waits for a call's verdict before it says it has no answer yet. */
   VERDICT_TIMEOUT_MS: envInt(20_000, { min: 500 }),
+  /** After an announcement's `tts stop`: how long the device may take to say `listen start` or go idle. */
+  ANNOUNCE_HEARD_WITHIN_MS: envInt(5_000, { min: 100, max: 60_000 }),
 });
 
 type Raw = z.infer<typeof schema>;

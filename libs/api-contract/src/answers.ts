@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './common';
+import { announcementScheduleListSchema, announcementScheduleSchema } from './announcement-schedules';
+import { announcementCreatedSchema } from './announcements';
 import { apiKeySchema, createdApiKeySchema } from './api-keys';
 import { approvalListSchema, approvalSchema, decisionSchema } from './approvals';
 import { meSchema, signedInSchema } from './auth';
@@ -89,6 +91,13 @@ export const ANSWERS = {
   'PUT /devices/:id/tags': deviceTagsSchema,
 
   'POST /devices/:id/calls': callCreatedSchema,
+  'POST /devices/:id/announcements': announcementCreatedSchema,
+  'POST /devices/:id/announcement-schedules': announcementScheduleSchema,
+  'GET /announcement-schedules': announcementScheduleListSchema,
+  'GET /announcement-schedules/:id': announcementScheduleSchema,
+  'POST /announcement-schedules/:id/pause': announcementScheduleSchema,
+  'POST /announcement-schedules/:id/resume': announcementScheduleSchema,
+  'POST /announcement-schedules/:id/cancel': announcementScheduleSchema,
   'GET /calls/:id': callSchema,
   'GET /calls': callListSchema,
   'POST /calls/:id/cancel': callCancelledSchema,

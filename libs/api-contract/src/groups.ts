@@ -7,6 +7,10 @@ export const groupSchema = z.strictObject({
   name: z.string(),
   timeZone: z.string(),
   limits: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))),
+  quietHours: z
+    .strictObject({ from: z.string(), to: z.string() })
+    .nullable()
+    .describe('announcements to its devices wait while its local time is inside'),
   createdAt: instant,
   updatedAt: instant,
   memberCount: z.int(),

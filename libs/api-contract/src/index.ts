@@ -11,6 +11,8 @@ export * from './devices';
 export * from './catalog';
 export * from './tool-profiles';
 export * from './evidence';
+export * from './announcement-schedules';
+export * from './announcements';
 export * from './calls';
 export * from './approvals';
 export * from './campaigns';

@@ -117,6 +117,10 @@ export const effectPayloadSchema = z.looseObject({
     'reply_is_effect',
     'unverifiable',
     'not_applicable',
+    // Announcements: the alert was published on the connection the device holds (nothing more is claimed); the
+    // device's `listen start` after `tts stop`, or its return to idle, showed the speech played through.
+    'alert_published',
+    'playback_observed',
   ]),
   expected: z.unknown().optional(),
   observed: z.unknown().optional(),

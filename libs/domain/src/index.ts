@@ -74,3 +74,16 @@ export {
 export { proposeReadbacks, type PairableTool, type ReadbackPairing } from './readback-pairings';
 export { legacyModelReadbacksSchema, profilesFromLegacyReadbacks } from './legacy-model-readbacks';
 export { capabilityCall, countsAsDone, type CapabilityCall } from './capabilities';
+export {
+  ANNOUNCE_TOOL,
+  ANNOUNCEMENT_HOWS,
+  alerts,
+  announcementArgumentsSchema,
+  heldUntil,
+  quietHoursEnd,
+  quietHoursSchema,
+  speaks,
+  type AnnouncementArguments,
+  type AnnouncementHow,
+  type QuietHours,
+} from './announcements';

@@ -4,7 +4,10 @@ import {
   callByIdempotencyKey,
   createCalls,
   createDatabase,
+  createCall,
   gateFactsOf,
+  openCallApproval,
+  showPlatformApproval,
   TurnBatcher,
   type CallRecord,
   type Database,
@@ -15,6 +18,7 @@ import { z } from 'zod';
 import { CALL_ORIGINS, canonicalJson, partitionOf, type CallState } from '@fleet/domain';
 import { DependencyUnavailableError, publishCallWakes, type PartitionWake, type Redis } from '@fleet/queues';
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
+import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
 
 /** What any producer (API, voice worker, campaign runner, MCP endpoint) asks of the orchestrator. */
@@ -39,6 +43,12 @@ export const callRequestSchema = z.strictObject({
     .max(7 * 24 * 3600_000)
     .default(10 * 60_000),
   replyTimeoutMs: z.int().min(100).max(600_000).default(10_000),
+  /** Not run before this many ms from now (an announcement held back by quiet hours); the deadline counts too. */
+  holdMs: z
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600_000)
+    .optional(),
   /** For the decision row: the LLM's exact tool_call and the utterance's sha256 (never the text itself). */
   context: z
     .strictObject({
@@ -48,6 +58,8 @@ export const callRequestSchema = z.strictObject({
         .regex(/^[0-9a-f]{64}$/)
         .optional(),
       agent: z.record(z.string(), z.unknown()).optional(),
+      /** An announcement's gate as the API checked it (rule, result, detail), for its decision row. */
+      gate: z.array(z.record(z.string(), z.unknown())).max(20).optional(),
     })
     .optional(),
   /** How long an operator's user-only call waits for another person's approval before it is `expired`. */
@@ -86,6 +98,11 @@ export interface RequestOptions {
    * statement of its own.
    */
   refuseDeviceStatuses?: readonly GateFacts['deviceStatus'][];
+  /**
+   * A person's call that needs another person's approval whatever its tool (an announcement over an admin's
+   * threshold), shown to approvers at once with what the producer's own gate found.
+   */
+  secondPerson?: { preflight: unknown };
 }
 
 /**
@@ -244,6 +261,8 @@ export class CallRequests {
         };
       }
     }
+    if (operatorCall && options.secondPerson)
+      return this.insertForSecondPerson(r, partition, options.secondPerson);
     const gated = operatorCall && isUserOnlyTool(r.tool, facts) === true;
     // DESIGN §4: no approval exists before pre-flight has passed the call; the orchestrator opens it then, with
     // the TTL asked for here. A call pre-flight refuses is sealed, and nobody was ever asked.
@@ -253,6 +272,34 @@ export class CallRequests {
     return created
       ? { ok: true, callId: created.id, created: true, state: created.state }
       : this.existing(this.db, r);
+  }
+
+  /**
+   * A call the producer's own gate already checked and an admin's rule gives to a second person (an announcement
+   * to many devices, or outside set hours): its checks are what the approver is shown, so the approval opens with
+   * the call, in one transaction.
+   */
+  private insertForSecondPerson(
+    r: ParsedRequest,
+    partition: number,
+    secondPerson: NonNullable<RequestOptions['secondPerson']>,
+  ): Promise<CallRequestResult> {
+    const call = newCall(r, partition, 'awaiting_approval');
+    return this.db.transaction().execute(async (trx) => {
+      const created = await createCall(trx, call);
+      if (!created) return this.existing(trx, r);
+      const { id: approvalId } = await openCallApproval(trx, {
+        id: created.id,
+        deviceId: r.deviceId,
+        tool: r.tool,
+        arguments: r.arguments,
+        argumentsHash: argumentsHash(r.deviceId, r.tool, r.arguments),
+        operatorId: r.operatorId!,
+        ttlMs: r.approvalTtlMs,
+      });
+      await showPlatformApproval(trx, created.id, secondPerson.preflight);
+      return { ok: true, callId: created.id, created: true, state: created.state, approvalId };
+    });
   }
 
   private async existing(db: Database, r: ParsedRequest): Promise<CallRequestResult> {
@@ -291,6 +338,7 @@ function newCall(r: ParsedRequest, partition: number, state: 'queued' | 'awaitin
     traceparent: r.traceparent ?? null,
     deliveryDeadlineMs: r.deliveryDeadlineMs,
     reply_timeout_ms: r.replyTimeoutMs,
+    ...(r.holdMs ? { holdMs: r.holdMs } : {}),
     state,
     ...(r.context ? { request_context: r.context } : {}),
   };

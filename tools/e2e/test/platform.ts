@@ -40,8 +40,10 @@ export interface E2ePlatform {
   serviceSecret: string;
   /** The in-process services' log lines (debug level), parsed. */
   logLines: Record<string, unknown>[];
-  /** An operator with an API key of the `operator` role. */
-  operatorKey(): Promise<string>;
+  /** A person with an API key of the `operator` role (or `role`). */
+  operatorKey(role?: 'viewer' | 'operator' | 'admin'): Promise<string>;
+  /** The voice worker as its own process, when asked for (`voiceWorkerEnv`). */
+  voiceWorker: ServiceProcess | undefined;
   /** A simulated device booted through the broker's OTA endpoint, connected and discovered. */
   device(mac: string, options?: Partial<DeviceOptions>): Promise<SimDevice>;
   /** A simulated ListenAI device dialling the broker's link with a token, linked and discovered. */
@@ -59,7 +61,14 @@ export interface E2ePlatform {
  */
 export async function startE2ePlatform({
   orchestratorEnv = {},
-}: { orchestratorEnv?: Record<string, string> } = {}): Promise<E2ePlatform> {
+  apiEnv = {},
+  voiceWorkerEnv,
+}: {
+  orchestratorEnv?: Record<string, string>;
+  apiEnv?: Record<string, string>;
+  /** Start the voice worker too (from dist/, with these settings on top of the platform's). */
+  voiceWorkerEnv?: Record<string, string>;
+} = {}): Promise<E2ePlatform> {
   const logLines: Record<string, unknown>[] = [];
   const logSink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -81,7 +90,7 @@ export async function startE2ePlatform({
     UDP_PORT: '0',
     LINK_PORT: '0',
     DEVICE_SIGNING_KEYS: SIGNING_KEY,
-    SERVICE_CREDENTIALS: `orchestrator:${SECRET}`,
+    SERVICE_CREDENTIALS: `orchestrator:${SECRET},voice-worker:${SECRET}`,
   });
   const brokerUrls = {
     http: `http://127.0.0.1:${broker.ports['http']}`,
@@ -118,9 +127,23 @@ export async function startE2ePlatform({
       PUBLIC_LINK_URL: brokerUrls.link,
       // Every JSON answer is parsed with its @fleet/api-contract schema: a drift answers 500 (DESIGN §8).
       VALIDATE_ANSWERS: 'true',
+      ...apiEnv,
     }),
     logger,
   );
+  const voiceWorker = voiceWorkerEnv
+    ? await startServiceProcess('voice-worker', {
+        DATABASE_URL: db.url,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX,
+        MQTT_URL: brokerUrls.mqtt,
+        MQTT_PASSWORD: SECRET,
+        BIND_HOST: '127.0.0.1',
+        HTTP_PORT: '0',
+        WORKER_ID: 'e2e-voice-worker',
+        ...voiceWorkerEnv,
+      })
+    : undefined;
   const sql = new Pool({ connectionString: db.ownerUrl, max: 2 });
   const devices: { stop(): Promise<void> }[] = [];
   const discovered = (mac: string) =>
@@ -143,16 +166,18 @@ export async function startE2ePlatform({
     apiUrl: `http://127.0.0.1:${api.ports.http}`,
     serviceSecret: SECRET,
     logLines,
-    async operatorKey() {
+    voiceWorker,
+    async operatorKey(role = 'operator') {
       const { rows } = await sql.query<{ id: string }>(
         `INSERT INTO operator (id, email, name, role)
-         VALUES (gen_random_uuid(), gen_random_uuid() || '@example.com', 'E2E Operator', 'operator') RETURNING id`,
+         VALUES (gen_random_uuid(), gen_random_uuid() || '@example.com', 'E2E Operator', $1) RETURNING id`,
+        [role],
       );
       const key = generateApiKey();
       await sql.query(
         `INSERT INTO api_key (id, operator_id, name, prefix, secret_hash, role)
-         VALUES (gen_random_uuid(), $1, 'e2e', $2, $3, 'operator')`,
-        [rows[0]!.id, key.prefix, key.secretHash],
+         VALUES (gen_random_uuid(), $1, 'e2e', $2, $3, $4)`,
+        [rows[0]!.id, key.prefix, key.secretHash, role],
       );
       return key.plaintext;
     },
@@ -191,6 +216,7 @@ export async function startE2ePlatform({
     },
     async close() {
       await Promise.all(devices.map((d) => d.stop()));
+      await voiceWorker?.stop();
       await api.stop();
       await orchestrator.stop();
       await broker.stop();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createDatabase, type Database, type Pool } from '@fleet/db';
+import type { QuietHours } from '@fleet/domain';
 import { ApiError } from '../http/api-error';
 import { PG_POOL } from '../infra/tokens';
 
@@ -9,12 +10,18 @@ export interface GroupRecord {
   name: string;
   timeZone: string;
   limits: unknown;
+  quietHours: unknown;
   createdAt: Date;
   updatedAt: Date;
   memberCount: number;
 }
 
-type GroupChange = { name?: string; timeZone?: string; limits?: Record<string, unknown> };
+type GroupChange = {
+  name?: string;
+  timeZone?: string;
+  limits?: Record<string, unknown>;
+  quietHours?: QuietHours | null;
+};
 
 @Injectable()
 export class GroupsRepository {
@@ -32,7 +39,12 @@ export class GroupsRepository {
     return this.withCounts().where('g.id', '=', id).executeTakeFirst();
   }
 
-  async create(g: { name: string; timeZone: string; limits: Record<string, unknown> }): Promise<GroupRecord> {
+  async create(g: {
+    name: string;
+    timeZone: string;
+    limits: Record<string, unknown>;
+    quietHours?: QuietHours | null;
+  }): Promise<GroupRecord> {
     const id = randomUUID();
     await uniqueName(g.name, () =>
       this.db
@@ -42,6 +54,7 @@ export class GroupsRepository {
           name: g.name,
           time_zone: g.timeZone,
           limits: JSON.stringify(g.limits),
+          quiet_hours: g.quietHours ? JSON.stringify(g.quietHours) : null,
           updated_at: new Date(),
         })
         .execute(),
@@ -58,6 +71,9 @@ export class GroupsRepository {
           ...(change.name !== undefined ? { name: change.name } : {}),
           ...(change.timeZone !== undefined ? { time_zone: change.timeZone } : {}),
           ...(change.limits !== undefined ? { limits: JSON.stringify(change.limits) } : {}),
+          ...(change.quietHours !== undefined
+            ? { quiet_hours: change.quietHours ? JSON.stringify(change.quietHours) : null }
+            : {}),
           updated_at: new Date(),
         })
         .where('id', '=', id)
@@ -126,6 +142,7 @@ export class GroupsRepository {
       'g.name',
       'g.time_zone as timeZone',
       'g.limits',
+      'g.quiet_hours as quietHours',
       'g.created_at as createdAt',
       'g.updated_at as updatedAt',
       eb

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quietHoursSchema } from '@fleet/domain';
 import { macSchema } from '@fleet/protocol';
 
 const timeZone = z
@@ -44,10 +45,17 @@ export const createGroupBody = z.strictObject({
   name: groupName,
   timeZone: timeZone.default('UTC'),
   limits: groupLimits.default({}),
+  /** Announcements to the group's devices wait while its local time is inside (null: none). */
+  quietHours: quietHoursSchema.nullable().default(null),
 });
 
 export const updateGroupBody = z
-  .strictObject({ name: groupName.optional(), timeZone: timeZone.optional(), limits: groupLimits.optional() })
+  .strictObject({
+    name: groupName.optional(),
+    timeZone: timeZone.optional(),
+    limits: groupLimits.optional(),
+    quietHours: quietHoursSchema.nullable().optional(),
+  })
   .refine((b) => Object.keys(b).length > 0, 'give at least one field to change');
 
 export const membersBody = z

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AnnouncementTools } from './announcement-tools';
 import { CallTools } from './call-tools';
 import { CampaignTools } from './campaign-tools';
 import { FleetToolSet } from './fleet-tool';
@@ -9,7 +10,17 @@ import { ReadTools } from './read-tools';
 export class FleetTools {
   readonly set: FleetToolSet;
 
-  constructor(readTools: ReadTools, callTools: CallTools, campaignTools: CampaignTools) {
-    this.set = new FleetToolSet([...readTools.tools(), ...callTools.tools(), ...campaignTools.tools()]);
+  constructor(
+    readTools: ReadTools,
+    callTools: CallTools,
+    campaignTools: CampaignTools,
+    announcementTools: AnnouncementTools,
+  ) {
+    this.set = new FleetToolSet([
+      ...readTools.tools(),
+      ...callTools.tools(),
+      ...campaignTools.tools(),
+      ...announcementTools.tools(),
+    ]);
   }
 }

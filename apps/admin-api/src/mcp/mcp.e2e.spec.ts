@@ -56,6 +56,7 @@ describe('the fleet as an MCP server', () => {
     const { tools } = await agent.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual([
+      'announce',
       'call_device_tool',
       'cancel_call',
       'find_devices',
@@ -142,6 +143,42 @@ describe('the fleet as an MCP server', () => {
       [outcome.callId],
     );
     expect(audit.rows).toEqual([{ operator_id: operator.operatorId, via: 'mcp', outcome: 'done' }]);
+  });
+
+  it('announces an alert for its agent through the same gate, and names the agent in the decision evidence', async () => {
+    const result = await use(agent, 'announce', {
+      deviceId: device(1).mac,
+      text: 'Meeting moved to 3 pm',
+      how: 'alert',
+    });
+    expect(result.isError).toBeFalsy();
+    const { callId } = result.structuredContent as Json;
+    expect(result.structuredContent).toMatchObject({
+      state: 'queued',
+      evidenceUrl: expect.stringContaining(callId),
+    });
+    const sealed = await waitFor(
+      async () => {
+        const read = (await use(agent, 'get_call', { callId })).structuredContent as Json;
+        return read.verdict ? read : undefined;
+      },
+      { what: 'the sealed announcement', intervalMs: 100 },
+    );
+    expect(sealed).toMatchObject({ verdict: 'no_response', sent: true });
+    expect(
+      device(1)
+        .observed.voiceMessages.all.filter((m) => m.type === 'alert')
+        .map((m) => m.message),
+    ).toEqual(['Meeting moved to 3 pm']);
+    const { rows } = await p.h.owner.query(
+      `SELECT payload FROM evidence WHERE call_id = $1 AND stage = 'decision'`,
+      [callId],
+    );
+    expect(rows[0].payload.requestedBy).toMatchObject({ origin: 'agent', agentId: expect.any(String) });
+
+    const tooLarge = await use(agent, 'announce', { deviceId: device(1).mac, text: 'x'.repeat(600) });
+    expect(tooLarge.isError).toBe(true);
+    expect(text(tooLarge)).toMatch(/announcement_too_large/);
   });
 
   it("holds self.reboot and system.reboot for a second person's approval, and leaves the device untouched meanwhile", async () => {

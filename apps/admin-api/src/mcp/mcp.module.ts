@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AnnouncementsModule } from '../announcements/announcements.module';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { CallsModule } from '../calls/calls.module';
@@ -11,6 +12,7 @@ import { AgentCallsService } from './agent-calls.service';
 import { AgentCampaignsRepository } from './agent-campaigns.repository';
 import { AgentCampaignsService } from './agent-campaigns.service';
 import { CallProgressRepository } from './call-progress.repository';
+import { AnnouncementTools } from './announcement-tools';
 import { CallTools } from './call-tools';
 import { CallWatcher } from './call-watcher';
 import { CampaignTools } from './campaign-tools';
@@ -32,6 +34,7 @@ import { RequestStates } from './waits/request-states';
 /** The fleet as an MCP server for outside agents (`/mcp`), behind the same gate and evidence as everyone. */
 @Module({
   imports: [
+    AnnouncementsModule,
     AuthModule,
     AuditModule,
     CallsModule,
@@ -55,6 +58,7 @@ import { RequestStates } from './waits/request-states';
     RequestStates,
     AgentCallsRepository,
     ReadTools,
+    AnnouncementTools,
     CallTools,
     CampaignTools,
     AgentCallsService,

@@ -33,9 +33,10 @@ describe('publish rights', () => {
     });
   });
 
-  it('give mcp and system to the orchestrator and tts, stt, llm, alert to the voice worker', () => {
+  it('give mcp, system and alert to the orchestrator and tts, stt, llm, alert to the voice worker', () => {
     const p2p = 'devices/p2p/a0_85_e3_f4_49_34';
     expect(decidePublish(orchestrator, publish(p2p, json({ type: 'mcp' })))).toEqual({ ok: true });
+    expect(decidePublish(orchestrator, publish(p2p, json({ type: 'alert' })))).toEqual({ ok: true });
     expect(decidePublish(orchestrator, publish(p2p, json({ type: 'system', command: 'reboot' })))).toEqual({
       ok: true,
     });

@@ -7,9 +7,10 @@ const ALLOW: AccessDecision = { ok: true };
 const refuse = (reason: string): AccessDecision => ({ ok: false, reason });
 
 // DESIGN §3: downlink rights go by message type. The broker itself sends hello and goodbye (it holds the session
-// id), through aedes.publish, which no client rule applies to.
+// id), through aedes.publish, which no client rule applies to. The orchestrator sends an announcement's `alert`:
+// it owns the announcement call and publishes on the connection its sending row names.
 const DOWNLINK_RIGHTS: Record<string, ReadonlySet<string>> = {
-  orchestrator: new Set(['mcp', 'system']),
+  orchestrator: new Set(['mcp', 'system', 'alert']),
   'voice-worker': new Set(['tts', 'stt', 'llm', 'alert']),
 };
 

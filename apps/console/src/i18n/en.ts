@@ -347,6 +347,8 @@ export const en = {
   'effect.reply_is_effect': 'the reply (a read)',
   'effect.unverifiable': 'nothing: cannot be observed',
   'effect.not_applicable': 'not applicable',
+  'effect.alert_published': 'the alert was published on the device connection (shown; nothing more claimed)',
+  'effect.playback_observed': 'the device’s listen start or return to idle after the speech',
 
   'raw.title': 'The JSON-RPC exchange',
   'raw.request': 'Request',

@@ -331,6 +331,8 @@ export const zh: Messages = {
   'effect.reply_is_effect': '回复本身（读取类）',
   'effect.unverifiable': '无：无法观察',
   'effect.not_applicable': '不适用',
+  'effect.alert_published': '提醒已发布到设备的连接（已显示，不作更多声明）',
+  'effect.playback_observed': '语音结束后设备的 listen start 或回到空闲',
 
   'raw.title': 'JSON-RPC 交互',
   'raw.request': '请求',

@@ -108,7 +108,7 @@ export class CallRepository {
       `WITH unsealed AS MATERIALIZED (
          SELECT c.id, c.device_id, c.created_at,
                 CASE c.state
-                  WHEN 'queued' THEN least(c.deadline_at, c.created_at + interval '5 seconds')
+                  WHEN 'queued' THEN least(c.deadline_at, greatest(c.created_at + interval '5 seconds', c.hold_until))
                   WHEN 'waiting_for_device' THEN c.deadline_at
                   WHEN 'awaiting_approval' THEN
                     CASE WHEN a.id IS NULL OR a.state <> 'pending' OR a.preflight IS NULL THEN c.created_at

@@ -1,4 +1,4 @@
-import { SYSTEM_REBOOT_TOOL } from '@fleet/domain';
+import { ANNOUNCE_TOOL, SYSTEM_REBOOT_TOOL } from '@fleet/domain';
 import type { PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import { contextFromTraceparent, inSpan, type Logger } from '@fleet/telemetry';
 import type { OrchestratorConfig } from '../config';
@@ -36,6 +36,8 @@ export interface RunnerPorts extends ExecutionPorts, PrerequisitePorts {
   writes: CallWrites;
   events: Pick<PlatformEventBus, 'publish'>;
   webhooks: Pick<WebhookNotifier, 'notify'>;
+  /** Announcement calls run apart from the tool pipeline (announcements/announcement-runner). */
+  announcements: { step(call: CallRecord, device: DeviceRuntime): Promise<void> };
   logger: Logger;
 }
 
@@ -106,6 +108,7 @@ export class CallRunner {
 
   private async step(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
     if (call.cancelledBy) return this.conclude(call, this.cancelled(call));
+    if (call.tool === ANNOUNCE_TOOL) return this.ports.announcements.step(call, device);
     switch (call.state) {
       case 'queued':
       case 'waiting_for_device':

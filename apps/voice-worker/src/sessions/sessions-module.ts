@@ -6,7 +6,7 @@ import type { VoiceWorkerConfig } from '../config';
 import type { TurnsModule } from '../turns/turns-module';
 import type { VoiceMetrics } from '../voice-worker-metrics';
 import { subscribeListenEvents } from './listen-events';
-import { SessionEventsReader } from './session-events';
+import { SessionEventsReader, type SessionEventHandlers } from './session-events';
 import { SessionReclaimer } from './session-reclaimer';
 import { SessionSupervisor } from './session-supervisor';
 import { UplinkReader } from './uplink-reader';
@@ -50,7 +50,25 @@ export async function startSessions(deps: {
     onUtterance: (session, utterance) => turns.audioTurns.start(session, utterance),
   });
   deliver = (sessionId, frame) => owner.frame(sessionId, frame);
-  subscribeListenEvents(deps.mqtt, (mac, signal) => owner.signal(mac, signal), logger);
+  subscribeListenEvents(
+    deps.mqtt,
+    (mac, signal) => {
+      owner.signal(mac, signal);
+      turns.announcements.signal(signal);
+    },
+    logger,
+  );
+  // The sessions this worker owns are where its announcements are spoken (xiaozhi §2.2).
+  const handlers: SessionEventHandlers = {
+    async opened(event, entryId) {
+      await owner.opened(event, entryId);
+      turns.announcements.opened({ sessionId: event.sessionId, mac: event.mac, downlink: event.downlink });
+    },
+    async closed(event) {
+      turns.announcements.closed(event.sessionId);
+      await owner.closed(event);
+    },
+  };
   reader.start();
   owner.start();
   stack.push('uplink', async () => {
@@ -61,7 +79,7 @@ export async function startSessions(deps: {
     deps.connect('session group'),
     deps.connect('session tail'),
     config.WORKER_ID,
-    owner,
+    handlers,
     logger,
     deps.readers,
   );
@@ -72,7 +90,7 @@ export async function startSessions(deps: {
     config.WORKER_ID,
     () => owner.ownedEntries(),
     turns.directory,
-    owner,
+    handlers,
     logger,
   );
   reclaimer.start();

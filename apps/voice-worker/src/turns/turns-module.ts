@@ -4,6 +4,8 @@ import { CallRequests, PlatformEventBus } from '@fleet/platform-client';
 import { QueueClient, type Redis } from '@fleet/queues';
 import type { StopStack } from '@fleet/runtime';
 import type { Logger } from '@fleet/telemetry';
+import { AnnouncementDeliveryRepository } from '../announcements/announcement-delivery.repository';
+import { AnnouncementSpeaker } from '../announcements/announcement-speaker';
 import type { VoiceWorkerConfig } from '../config';
 import { TurnOwnershipRepository } from '../failover/turn-ownership.repository';
 import { TurnReclaimer } from '../failover/turn-reclaimer';
@@ -26,6 +28,8 @@ import { VerdictWaiter } from './verdict-waiter';
 
 export interface TurnsModule {
   audioTurns: AudioTurns;
+  /** Announcements spoken in the sessions this worker owns (they share the replies' presenter). */
+  announcements: AnnouncementSpeaker;
   directory: SessionDirectory;
   aborts: Aborts;
 }
@@ -111,5 +115,12 @@ export async function startTurns(deps: {
     config.WORKER_ID,
     config.ASR_LANGUAGE,
   );
-  return { audioTurns, directory, aborts };
+  const announcements = new AnnouncementSpeaker({
+    deliveries: new AnnouncementDeliveryRepository(pool, config.WORKER_ID),
+    presenter,
+    wake: (callId, deviceId) => callRequests.wake(callId, deviceId),
+    heardWithinMs: config.ANNOUNCE_HEARD_WITHIN_MS,
+    logger,
+  });
+  return { audioTurns, directory, aborts, announcements };
 }

@@ -39,6 +39,8 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
       // Production refuses to start without them; the benchmark imports no eFuse keys and checks no audit seal.
       EFUSE_WRAPPING_KEYS: randomBytes(32).toString('hex'),
       AUDIT_SIGNING_KEY: randomBytes(32).toString('base64'),
+      // Required in production since /mcp keeps request state; the benchmark's single replica needs no shared one.
+      MCP_STATE_KEY: randomBytes(32).toString('hex'),
       // The load comes from one address with a few keys, far past what one client may ask of a real API.
       ...BENCH_RATE_LIMITS,
       ...o.env,

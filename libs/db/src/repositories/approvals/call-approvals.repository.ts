@@ -104,3 +104,17 @@ export async function recordPreflight(
     .executeTakeFirst();
   return row?.id;
 }
+
+/**
+ * Shows a platform tool's approval at once with what the API's own gate found (an announcement: no catalog tool,
+ * so no catalog version nor tool hash binds it; the gate that would refuse it has already run).
+ */
+export async function showPlatformApproval(db: Database, callId: string, preflight: unknown): Promise<void> {
+  await db
+    .updateTable('approval')
+    .set({ preflight: JSON.stringify(preflight) })
+    .where('call_id', '=', callId)
+    .where('state', '=', 'pending')
+    .where('preflight', 'is', null)
+    .execute();
+}

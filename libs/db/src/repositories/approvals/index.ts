@@ -4,5 +4,6 @@ export {
   approvedToolOfTarget,
   openCallApproval,
   recordPreflight,
+  showPlatformApproval,
   type ApprovalRecord,
 } from './call-approvals.repository';

@@ -24,6 +24,8 @@ export interface NewCall {
   deliveryDeadlineMs: number;
   reply_timeout_ms: number;
   approval_ttl_ms?: number | null;
+  /** Not run before now + this (an announcement held back by quiet hours). */
+  holdMs?: number;
   state?: Row<'call'>['state'];
   request_context?: unknown;
 }
@@ -37,16 +39,17 @@ type CreatedRow = Omit<CallRecord, 'written' | 'arguments' | 'requestContext'> &
 const CREATE_CALLS = sql<CreatedRow>`
     INSERT INTO call (id, device_id, partition, tool, arguments, origin, reason, operator_id, api_key_id,
                       voice_turn_id, campaign_id, agent_id, parent_call_id, idempotency_key, traceparent,
-                      deadline_at, reply_timeout_ms, approval_ttl_ms, state, request_context)
+                      deadline_at, reply_timeout_ms, approval_ttl_ms, state, request_context, hold_until)
     SELECT r.id, r.device_id, r.partition, r.tool, r.arguments, r.origin, r.reason, r.operator_id, r.api_key_id,
            r.voice_turn_id, r.campaign_id, r.agent_id, r.parent_call_id, r.idempotency_key, r.traceparent,
            now() + make_interval(secs => r."deliveryDeadlineMs" / 1000), r.reply_timeout_ms, r.approval_ttl_ms, r.state,
-           r.request_context
+           r.request_context, now() + make_interval(secs => r."holdMs" / 1000)
       FROM jsonb_to_recordset(${'[]'}::jsonb) AS r(
              id uuid, device_id text, partition smallint, tool text, arguments jsonb, origin "CallOrigin",
              reason text, operator_id uuid, api_key_id uuid, voice_turn_id uuid, campaign_id uuid, agent_id text,
              parent_call_id uuid, idempotency_key text, traceparent text, "deliveryDeadlineMs" double precision,
-             reply_timeout_ms int, approval_ttl_ms int, state "CallState", request_context jsonb)
+             reply_timeout_ms int, approval_ttl_ms int, state "CallState", request_context jsonb,
+             "holdMs" double precision)
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id, device_id AS "deviceId", partition, tool, arguments, origin, reason, operator_id AS "operatorId",
               api_key_id AS "apiKeyId", voice_turn_id AS "voiceTurnId", campaign_id AS "campaignId",

@@ -31,7 +31,13 @@ export interface CallRecord {
   /** The approval's TTL the requester asked for (null: the orchestrator's default). */
   approvalTtlMs: CallRow['approval_ttl_ms'];
   effectDeadlineAt: CallRow['effect_deadline_at'];
-  requestContext: { llmToolCall?: unknown; utteranceHash?: string; agent?: Record<string, unknown> } | null;
+  requestContext: {
+    llmToolCall?: unknown;
+    utteranceHash?: string;
+    agent?: Record<string, unknown>;
+    /** What the API's gate checked before an announcement was created (decision row rules). */
+    gate?: unknown[];
+  } | null;
   traceparent: CallRow['traceparent'];
   cancelledBy: CallRow['cancelled_by'];
   cancelReason: CallRow['cancel_reason'];

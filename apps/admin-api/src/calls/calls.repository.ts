@@ -103,7 +103,6 @@ export class CallsRepository {
       .executeTakeFirst();
   }
 
-
   async get(id: string): Promise<CallRow | undefined> {
     return this.db
       .selectFrom('call as c')

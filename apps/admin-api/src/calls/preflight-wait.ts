@@ -19,7 +19,10 @@ export class PreflightWait {
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
-  async settle(callId: string, signal: AbortSignal = new AbortController().signal): Promise<PreflightStanding> {
+  async settle(
+    callId: string,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<PreflightStanding> {
     const deadline = Date.now() + this.config.CALL_PREFLIGHT_WAIT_MS;
     for (;;) {
       const standing = (await this.calls.preflightStanding(callId))!;

@@ -28,7 +28,6 @@ import { ModernMcp } from './modern/modern-mcp';
 import { AgentTasks } from './waits/agent-tasks';
 import { CallTasks } from './waits/call-tasks';
 import { CampaignTasks } from './waits/campaign-tasks';
-import { EventWaits } from '../events/event-waits';
 import { RequestStates } from './waits/request-states';
 
 /** The fleet as an MCP server for outside agents (`/mcp`), behind the same gate and evidence as everyone. */

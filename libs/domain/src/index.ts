@@ -55,3 +55,12 @@ export {
   type ToolFacts,
 } from './tool-access';
 export { platformToolHints, type PlatformToolHints } from './tool-hints';
+export {
+  BUSY_LOCK_RULE,
+  busyLockOutcome,
+  busyLockRecord,
+  busyLockRule,
+  describeWait,
+  type BusyLockFacts,
+  type BusyLockOutcome,
+} from './busy-lock';

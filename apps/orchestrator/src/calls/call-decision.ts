@@ -124,13 +124,17 @@ export async function decide(
   let approval: DecisionPayload['approval'];
   if (access.kind === 'needs_approval') {
     const hash = toolHash(tool);
-    const outcome = pastDeadline
-      ? ({
-          kind: 'refused',
-          verdict: 'expired',
-          detail: 'the delivery deadline passed while it waited for approval',
-        } satisfies ApprovalOutcome as ApprovalOutcome)
-      : await approvalOutcome(ports, call, now, hash);
+    // An approval given in time still stands past the deadline (a reboot held for a conversation, DESIGN §4 busy
+    // lock, meets its deadline approved: the lock says why it was never sent).
+    const given = await approvalOutcome(ports, call, now, hash);
+    const outcome =
+      pastDeadline && given.kind !== 'approved'
+        ? ({
+            kind: 'refused',
+            verdict: 'expired',
+            detail: 'the delivery deadline passed while it waited for approval',
+          } satisfies ApprovalOutcome as ApprovalOutcome)
+        : given;
     if (outcome.kind === 'wait') {
       return {
         kind: 'await_approval',

@@ -3,7 +3,13 @@ import { apiErrorSchema } from './common';
 import { apiKeySchema, createdApiKeySchema } from './api-keys';
 import { approvalListSchema, approvalSchema, decisionSchema } from './approvals';
 import { meSchema, signedInSchema } from './auth';
-import { callCancelledSchema, callCreatedSchema, callListSchema, callSchema } from './calls';
+import {
+  busyOverrideSchema,
+  callCancelledSchema,
+  callCreatedSchema,
+  callListSchema,
+  callSchema,
+} from './calls';
 import { campaignListSchema, campaignTargetListSchema, campaignViewSchema, previewSchema } from './campaigns';
 import { catalogDiffSchema, catalogVersionSchema, deviceCatalogSchema, markingSchema } from './catalog';
 import {
@@ -85,6 +91,7 @@ export const ANSWERS = {
   'GET /calls/:id': callSchema,
   'GET /calls': callListSchema,
   'POST /calls/:id/cancel': callCancelledSchema,
+  'POST /calls/:id/busy-override': busyOverrideSchema,
 
   'GET /approvals': approvalListSchema,
   'GET /approvals/:id': approvalSchema,

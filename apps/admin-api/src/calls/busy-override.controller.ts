@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import type { z } from 'zod';
+import { busyOverrideSchema, type BusyOverride } from '@fleet/api-contract';
 import { Audited } from '../audit/audited';
 import { CurrentActor, type Actor } from '../http/actor';
 import { uuidParams } from '../http/common-schemas';
@@ -7,7 +8,7 @@ import { Doc, Roles } from '../http/route-metadata';
 import { ValidBody, ValidParams } from '../http/validation';
 import { Idempotent } from '../idempotency/idempotent-requests';
 import { busyOverrideBody } from './calls.schemas';
-import { BusyOverrideService, type BusyOverrideView } from './busy-override.service';
+import { BusyOverrideService } from './busy-override.service';
 
 @Controller()
 export class BusyOverrideController {
@@ -23,12 +24,13 @@ export class BusyOverrideController {
     description:
       'Such a call waits for the voice session to end; this sends it at once (after its approval, if it needs one). ' +
       'The person and the reason are cited in the decision evidence. 409 once the call has been sent.',
+    response: { status: 200, description: 'the override that stands', schema: busyOverrideSchema },
   })
   override(
     @CurrentActor() actor: Actor,
     @ValidParams(uuidParams) p: z.infer<typeof uuidParams>,
     @ValidBody(busyOverrideBody) body: z.infer<typeof busyOverrideBody>,
-  ): Promise<BusyOverrideView> {
+  ): Promise<BusyOverride> {
     return this.overrides.override(actor, p.id, body.reason);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { BusyOverride } from '@fleet/api-contract';
 import { CallRequests } from '@fleet/platform-client';
 import type { Actor } from '../http/actor';
 import { conflict, notFound } from '../http/api-error';
@@ -7,13 +8,6 @@ import { CallsRepository } from './calls.repository';
 
 /** States in which a call has not been sent: only then can it still be let go during a conversation. */
 const UNSENT = new Set(['queued', 'waiting_for_device', 'awaiting_approval']);
-
-export interface BusyOverrideView {
-  id: string;
-  overriddenBy: string;
-  reason: string;
-  overriddenAt: string;
-}
 
 /**
  * The busy lock's override (DESIGN §4): an operator lets a reboot or an upgrade go while its device is in a
@@ -28,7 +22,7 @@ export class BusyOverrideService {
     private readonly requests: CallRequests,
   ) {}
 
-  async override(actor: Actor, id: string, reason: string): Promise<BusyOverrideView> {
+  async override(actor: Actor, id: string, reason: string): Promise<BusyOverride> {
     const call = await this.calls.get(id);
     if (!call) throw notFound('call', id);
     if (call.verdict || !UNSENT.has(call.state))

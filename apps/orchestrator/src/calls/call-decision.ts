@@ -124,11 +124,11 @@ export async function decide(
   let approval: DecisionPayload['approval'];
   if (access.kind === 'needs_approval') {
     const hash = toolHash(tool);
-    // An approval given in time still stands past the deadline (a reboot held for a conversation, DESIGN §4 busy
-    // lock, meets its deadline approved: the lock says why it was never sent).
+    // An approval given before the deadline still stands past it (a reboot held for a conversation, DESIGN §4 busy
+    // lock, meets its deadline approved: the lock says why it was never sent); one given after it does not.
     const given = await approvalOutcome(ports, call, now, hash);
     const outcome =
-      pastDeadline && given.kind !== 'approved'
+      pastDeadline && !approvedInTime(given, call.deadlineAt)
         ? ({
             kind: 'refused',
             verdict: 'expired',
@@ -295,6 +295,11 @@ async function campaignApprovalOutcome(
   if (bound && bound !== currentToolHash)
     return { kind: 'refused', verdict: 'rejected', detail: CAMPAIGN_TOOL_CHANGED, approval };
   return { kind: 'approved', approval };
+}
+
+function approvedInTime(outcome: ApprovalOutcome, deadlineAt: Date): boolean {
+  const at = outcome.kind === 'approved' ? outcome.approval.decidedAt : undefined;
+  return at !== undefined && Date.parse(at) <= deadlineAt.getTime();
 }
 
 function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {

@@ -64,3 +64,14 @@ export {
   type BusyLockFacts,
   type BusyLockOutcome,
 } from './busy-lock';
+export {
+  DEFAULT_HEALTH_THRESHOLDS,
+  releaseHealth,
+  versionHealth,
+  type HealthFinding,
+  type HealthSignal,
+  type HealthThresholds,
+  type ReleaseHealth,
+  type VersionHealth,
+  type VersionSignals,
+} from './release-health';

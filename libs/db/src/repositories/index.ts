@@ -3,3 +3,4 @@ export * from './approvals';
 export * from './evidence';
 export * from './catalogs';
 export { executeNamed, type StatementTarget } from './named-statements.repository';
+export * from './releases';

@@ -21,6 +21,7 @@ import {
   statusChangeSchema,
 } from './devices';
 import { firmwareSchema, firmwareUploadedSchema } from './firmware';
+import { releaseHealthSchema } from './release-health';
 import { fleetSummarySchema } from './fleet';
 import { deviceTagsSchema, groupSchema } from './groups';
 import { healthSchema } from './health';
@@ -113,6 +114,7 @@ export const ANSWERS = {
   'POST /firmware': firmwareUploadedSchema,
   'GET /firmware': z.array(firmwareSchema),
   'GET /firmware/:id': firmwareSchema,
+  'GET /firmware/:id/health': releaseHealthSchema,
 
   'GET /webhooks': z.array(webhookSchema),
   'POST /webhooks': createdWebhookSchema,

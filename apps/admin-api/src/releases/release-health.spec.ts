@@ -41,7 +41,7 @@ describe('release health', () => {
         `INSERT INTO call (id, device_id, partition, tool, arguments, origin, state, verdict, deadline_at,
                            created_at, sealed_at)
          VALUES ($1, $2, $3, 'self.upgrade_firmware', $4, 'operator', 'finished', 'verified', $5, $5, $5)`,
-        [callId, device, partitionOf(device!), { url: `http://h/firmware/${sha}.bin` }, hoursAgo(5.1)],
+        [callId, device, partitionOf(device), { url: `http://h/firmware/${sha}.bin` }, hoursAgo(5.1)],
       );
       if (i === 0)
         await h.pool.query(

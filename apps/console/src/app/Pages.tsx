@@ -11,6 +11,7 @@ import { DevicesPage } from '../pages/devices/DevicesPage';
 import { ApiKeysPage } from '../pages/keys/ApiKeysPage';
 import { RegisterDevicePage } from '../pages/devices/RegisterDevicePage';
 import { OverviewPage } from '../pages/overview/OverviewPage';
+import { ReleasePage } from '../pages/release/ReleasePage';
 import { usePathname } from './navigation';
 import { matchRoute } from './router';
 
@@ -38,6 +39,8 @@ export function Pages() {
       return <NewCampaignPage />;
     case 'campaign':
       return <CampaignPage key={route.id} id={route.id} />;
+    case 'release':
+      return <ReleasePage key={route.firmwareId} id={route.firmwareId} />;
     case 'audit':
       return <AuditPage />;
     case 'keys':

@@ -558,4 +558,5 @@ export const en = {
   'release.signal.offline_share': 'Time offline',
   'release.signal.device_error_share': 'Calls ending device_error',
   'release.signal.no_response_share': 'Calls ending no_response',
+  'release.link': 'release health',
 } as const;

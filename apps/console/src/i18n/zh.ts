@@ -535,4 +535,5 @@ export const zh: Messages = {
   'release.signal.offline_share': '离线时间占比',
   'release.signal.device_error_share': '调用结果为 device_error 的比例',
   'release.signal.no_response_share': '调用结果为 no_response 的比例',
+  'release.link': '版本健康',
 };

@@ -117,6 +117,7 @@ export async function startOrchestrator(
       wake: (callId, deviceId) => runner.schedule(callId, deviceId),
       logger,
       everyMs: config.BUSY_RECHECK_MS,
+      registry,
     });
     busyLock.start();
     stack.push('busy lock', () => Promise.resolve(busyLock.stop()));

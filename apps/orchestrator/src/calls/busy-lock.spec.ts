@@ -166,4 +166,19 @@ describe('the busy lock', () => {
     });
     expect((await p.sql.query('SELECT 1 FROM call_busy_hold WHERE call_id = $1', [callId])).rowCount).toBe(0);
   });
+  it('counts what the lock did, once per hold, and how many calls it holds now', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${p.orchestrators[0]!.ports.http}/metrics`)).text();
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(`^orchestrator_busy_lock_total\\{outcome="${outcome}"[^}]*\\} (\\d+)$`, 'm').exec(
+          text,
+        )?.[1],
+      );
+    // The cases above: three held (the upgrade, the overridden reboot, the reboot past its deadline).
+    expect(count('hold')).toBe(3);
+    expect(count('overridden')).toBe(1);
+    expect(count('deadline_passed')).toBe(1);
+    expect(count('free')).toBe(2); // the upgrade once its conversation ended, the idle device's reboot
+    expect(text).toMatch(/^orchestrator_busy_lock_held_calls(\{[^}]*\})? 0$/m);
+  });
 });

@@ -1,6 +1,6 @@
 import { busyHoldOf, holdForConversation, type Database } from '@fleet/db';
 import { busyLockOutcome, type BusyLockOutcome } from '@fleet/domain';
-import type { Logger } from '@fleet/telemetry';
+import { Counter, Gauge, type Logger, type Registry } from '@fleet/telemetry';
 import type { Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
 
@@ -13,6 +13,7 @@ export interface BusyLockPorts {
   logger: Logger;
   /** How often held calls' devices are looked at again. */
   everyMs: number;
+  registry: Registry;
 }
 
 /**
@@ -25,8 +26,25 @@ export class BusyLock {
   private readonly held = new Map<string, { deviceId: string; deadlineAt: number }>();
   private timer: NodeJS.Timeout | undefined;
   private looking = false;
+  private readonly outcomes: Counter<'outcome'>;
 
-  constructor(private readonly ports: BusyLockPorts) {}
+  constructor(private readonly ports: BusyLockPorts) {
+    const held = this.held;
+    new Gauge({
+      name: 'orchestrator_busy_lock_held_calls',
+      help: 'Reboots and upgrades this replica holds until their device ends its conversation',
+      registers: [ports.registry],
+      collect() {
+        this.set(held.size);
+      },
+    });
+    this.outcomes = new Counter({
+      name: 'orchestrator_busy_lock_total',
+      help: 'Reboots and upgrades met by the busy lock, by outcome (free, hold, overridden, deadline_passed)',
+      labelNames: ['outcome'],
+      registers: [ports.registry],
+    });
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.lookAgain(), this.ports.everyMs);
@@ -58,6 +76,8 @@ export class BusyLock {
       ...(hold?.heldSince ? { heldSince: hold.heldSince } : {}),
       ...(hold?.override ? { override: hold.override } : {}),
     });
+    // A call looked at again while held counts once, when its hold began.
+    if (outcome.kind !== 'hold' || !this.held.has(call.id)) this.outcomes.inc({ outcome: outcome.kind });
     if (outcome.kind === 'hold')
       this.held.set(call.id, { deviceId: call.deviceId, deadlineAt: call.deadlineAt.getTime() });
     else this.held.delete(call.id);

@@ -12,6 +12,7 @@ import { DeviceToolsModule } from './device-tools/device-tools.module';
 import { DevicesModule } from './devices/devices.module';
 import { EventsModule } from './events/events.module';
 import { FirmwareModule } from './firmware/firmware.module';
+import { ReleasesModule } from './releases/releases.module';
 import { FleetSummaryModule } from './fleet-summary/fleet-summary.module';
 import { GroupsModule } from './groups/groups.module';
 import { HealthModule } from './health/health.module';
@@ -43,6 +44,7 @@ export const API_MODULES: Type[] = [
   ApprovalsModule,
   CampaignsModule,
   FirmwareModule,
+  ReleasesModule,
   WebhooksModule,
   ReportsModule,
   EventsModule,

@@ -3,11 +3,12 @@ import { sealSigner } from '@fleet/audit-export';
 import { createPgPool, postgresHealthCheck } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
 import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
-import { createRedis, redisHealthCheck, voiceStreams, watchRedis } from '@fleet/queues';
+import { createRedis, devicesInConversation, redisHealthCheck, watchRedis } from '@fleet/queues';
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { CampaignRepository } from './campaigns/campaign-repository';
 import { CampaignRunner } from './campaigns/campaign-runner';
+import { BusyLock } from './calls/busy-lock';
 import { CallRepository } from './calls/call-repository';
 import { CallRunner } from './calls/call-runner';
 import { CallSweeper } from './calls/call-sweeper';
@@ -127,8 +128,20 @@ export async function startOrchestrator(
       logger,
       playbackMaxMs: config.ANNOUNCE_PLAYBACK_MAX_MS,
     });
+    // Held calls are woken through the runner, built next.
+    const busyLock = new BusyLock({
+      db: calls.db,
+      inConversation: (ids) => devicesInConversation(redis, ids),
+      wake: (callId, deviceId) => runner.schedule(callId, deviceId),
+      logger,
+      everyMs: config.BUSY_RECHECK_MS,
+      registry,
+    });
+    busyLock.start();
+    stack.push('busy lock', () => Promise.resolve(busyLock.stop()));
     const runner = new CallRunner({
       config,
+      busyLock,
       devices,
       calls,
       writes,
@@ -216,7 +229,7 @@ export async function startOrchestrator(
         calls: callRequests,
         events,
         webhooks,
-        inVoiceSession: async (deviceId) => (await redis.hexists(voiceStreams.active, deviceId)) === 1,
+        inVoiceSession: async (deviceId) => (await devicesInConversation(redis, [deviceId])).has(deviceId),
         firmwareBaseUrl: config.FIRMWARE_BASE_URL,
         logger,
       },

@@ -26,6 +26,8 @@ import { startOrchestrator, type OrchestratorHandle } from '../src/orchestrator-
 
 const SIGNING_KEY = 'orchestrator-test-signing-key-0123';
 const SECRET = 'orchestrator-test-secret-0123456789';
+/** The broker's password for every service of the test platform (a test may speak as the voice worker). */
+export const SERVICE_SECRET = SECRET;
 
 export interface EvidenceRow {
   stage: string;

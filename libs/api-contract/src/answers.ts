@@ -5,7 +5,13 @@ import { announcementCreatedSchema } from './announcements';
 import { apiKeySchema, createdApiKeySchema } from './api-keys';
 import { approvalListSchema, approvalSchema, decisionSchema } from './approvals';
 import { meSchema, signedInSchema } from './auth';
-import { callCancelledSchema, callCreatedSchema, callListSchema, callSchema } from './calls';
+import {
+  busyOverrideSchema,
+  callCancelledSchema,
+  callCreatedSchema,
+  callListSchema,
+  callSchema,
+} from './calls';
 import { campaignListSchema, campaignTargetListSchema, campaignViewSchema, previewSchema } from './campaigns';
 import { catalogDiffSchema, catalogVersionSchema, deviceCatalogSchema, markingSchema } from './catalog';
 import {
@@ -17,6 +23,7 @@ import {
   statusChangeSchema,
 } from './devices';
 import { firmwareSchema, firmwareUploadedSchema } from './firmware';
+import { releaseHealthSchema } from './release-health';
 import { fleetSummarySchema } from './fleet';
 import { deviceTagsSchema, groupSchema } from './groups';
 import { healthSchema } from './health';
@@ -101,6 +108,7 @@ export const ANSWERS = {
   'GET /calls/:id': callSchema,
   'GET /calls': callListSchema,
   'POST /calls/:id/cancel': callCancelledSchema,
+  'POST /calls/:id/busy-override': busyOverrideSchema,
 
   'GET /approvals': approvalListSchema,
   'GET /approvals/:id': approvalSchema,
@@ -122,6 +130,7 @@ export const ANSWERS = {
   'POST /firmware': firmwareUploadedSchema,
   'GET /firmware': z.array(firmwareSchema),
   'GET /firmware/:id': firmwareSchema,
+  'GET /firmware/:id/health': releaseHealthSchema,
 
   'GET /webhooks': z.array(webhookSchema),
   'POST /webhooks': createdWebhookSchema,

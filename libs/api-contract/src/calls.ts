@@ -102,3 +102,12 @@ export const callCancelledSchema = z.strictObject({
   cancelledBy: z.uuid(),
 });
 export type CallCancelled = z.infer<typeof callCancelledSchema>;
+
+/** POST /calls/:id/busy-override: who let a reboot or an upgrade go during a conversation, and why. */
+export const busyOverrideSchema = z.strictObject({
+  id: z.uuid(),
+  overriddenBy: z.uuid(),
+  reason: z.string(),
+  overriddenAt: instant,
+});
+export type BusyOverride = z.infer<typeof busyOverrideSchema>;

@@ -18,6 +18,7 @@ export * from './approvals';
 export * from './campaigns';
 export * from './fleet';
 export * from './firmware';
+export * from './release-health';
 export * from './webhooks';
 export * from './groups';
 export * from './quarantine';

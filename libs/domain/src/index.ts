@@ -87,3 +87,23 @@ export {
   type AnnouncementHow,
   type QuietHours,
 } from './announcements';
+export {
+  BUSY_LOCK_RULE,
+  busyLockOutcome,
+  busyLockRecord,
+  busyLockRule,
+  describeWait,
+  type BusyLockFacts,
+  type BusyLockOutcome,
+} from './busy-lock';
+export {
+  DEFAULT_HEALTH_THRESHOLDS,
+  releaseHealth,
+  versionHealth,
+  type HealthFinding,
+  type HealthSignal,
+  type HealthThresholds,
+  type ReleaseHealth,
+  type VersionHealth,
+  type VersionSignals,
+} from './release-health';

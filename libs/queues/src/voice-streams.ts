@@ -28,6 +28,13 @@ export async function clearVoiceSessionActive(redis: Redis, mac: string, session
   await redis.eval(DELETE_IF_SAME, 1, voiceStreams.active, mac, sessionId);
 }
 
+/** Which of these devices have a voice session open now (one round trip, whatever their number). */
+export async function devicesInConversation(redis: Redis, deviceIds: string[]): Promise<Set<string>> {
+  if (deviceIds.length === 0) return new Set();
+  const sessions = await redis.hmget(voiceStreams.active, ...deviceIds);
+  return new Set(deviceIds.filter((_, i) => sessions[i] !== null));
+}
+
 export const audioFormatSchema = z.object({
   sampleRate: z.int().positive(),
   channels: z.int().positive(),

@@ -17,6 +17,7 @@ export const SCOPED_ROUTES: Readonly<Record<string, ScopeRule>> = {
   'GET /calls': 'filtered',
   'GET /calls/:id': 'call',
   'POST /calls/:id/cancel': 'call',
+  'POST /calls/:id/busy-override': 'call',
   'POST /campaigns/preview': 'selector',
   'POST /campaigns': 'selector',
   'GET /campaigns/:id': 'campaign',

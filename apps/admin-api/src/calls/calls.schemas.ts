@@ -45,6 +45,12 @@ export type CallListQuery = z.infer<typeof callListQuery>;
 
 export const cancelBody = z.strictObject({ reason: reasonText });
 
+export const busyOverrideBody = z.strictObject({
+  reason: reasonText.describe(
+    'why it cannot wait for the conversation to end; cited in the decision evidence',
+  ),
+});
+
 // The answer, from the contract (DESIGN §8): one copy, which the OpenAPI document and the tests use too.
 export {
   callCreatedSchema as callCreatedView,

@@ -242,6 +242,49 @@ describe('operator calls', () => {
     expect(row.rows[0]).toEqual({ state: 'sent', cancelled_by: null });
   });
 
+  it('lets a held reboot go during a conversation with the reason recorded, wakes it, and keeps the first override', async () => {
+    const created = await call(gatedDevice!, { tool: 'self.reboot', reason: 'stuck' });
+    const viewer = await h.person('viewer');
+    const refused = await h.request('POST', `/api/v1/calls/${created.body.id}/busy-override`, {
+      key: viewer.key,
+      body: { reason: 'urgent' },
+    });
+    expect(refused.status).toBe(403);
+    const r = await h.request('POST', `/api/v1/calls/${created.body.id}/busy-override`, {
+      key: operator.key,
+      body: { reason: 'security fix, cannot wait' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ overriddenBy: operator.operatorId, reason: 'security fix, cannot wait' });
+    const again = await h.request('POST', `/api/v1/calls/${created.body.id}/busy-override`, {
+      key: operator.key,
+      body: { reason: 'another reason' },
+    });
+    expect(again.body.reason).toBe('security fix, cannot wait');
+    const wakes = (await waitingJobs(h, 'calls', gatedDevice)).filter(
+      (j) => j.data['callId'] === created.body.id,
+    );
+    expect(wakes.length).toBe(3); // created, then each override
+    const noReason = await h.request('POST', `/api/v1/calls/${created.body.id}/busy-override`, {
+      key: operator.key,
+      body: {},
+    });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.issues[0].field).toBe('body.reason');
+  });
+
+  it('refuses to override the busy lock of a call already sent', async () => {
+    const sent = await insertCall(h.pool, { deviceId: device!, state: 'sent' });
+    const r = await h.request('POST', `/api/v1/calls/${sent}/busy-override`, {
+      key: operator.key,
+      body: { reason: 'too late' },
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('call_already_sent');
+    const rows = await h.pool.query('SELECT 1 FROM call_busy_hold WHERE call_id = $1', [sent]);
+    expect(rows.rowCount).toBe(0);
+  });
+
   it('refuses a call to a revoked device', async () => {
     const [revoked] = await insertDevices(h.pool, 1, { start: 500 });
     await h.pool.query(`UPDATE device SET status = 'revoked' WHERE id = $1`, [revoked]);

@@ -12,6 +12,7 @@ import { ApiKeysPage } from '../pages/keys/ApiKeysPage';
 import { RegisterDevicePage } from '../pages/devices/RegisterDevicePage';
 import { OverviewPage } from '../pages/overview/OverviewPage';
 import { ToolProfilesPage } from '../pages/profiles/ToolProfilesPage';
+import { ReleasePage } from '../pages/release/ReleasePage';
 import { usePathname } from './navigation';
 import { matchRoute } from './router';
 
@@ -39,6 +40,8 @@ export function Pages() {
       return <NewCampaignPage />;
     case 'campaign':
       return <CampaignPage key={route.id} id={route.id} />;
+    case 'release':
+      return <ReleasePage key={route.firmwareId} id={route.firmwareId} />;
     case 'audit':
       return <AuditPage />;
     case 'keys':

@@ -19,6 +19,8 @@ describe("the console's routes", () => {
     expect(matchRoute('/calls/5e0f')).toEqual({ name: 'call', id: '5e0f' });
     expect(matchRoute('/campaigns/new')).toEqual({ name: 'campaign_new' });
     expect(matchRoute('/campaigns/abc')).toEqual({ name: 'campaign', id: 'abc' });
+    expect(matchRoute('/releases/f1')).toEqual({ name: 'release', firmwareId: 'f1' });
+    expect(matchRoute('/releases')).toEqual({ name: 'not_found' });
     expect(matchRoute('/audit/')).toEqual({ name: 'audit' });
     expect(matchRoute(paths.keys())).toEqual({ name: 'keys' });
   });

@@ -11,6 +11,7 @@ export type Route =
   | { name: 'campaigns' }
   | { name: 'campaign_new' }
   | { name: 'campaign'; id: string }
+  | { name: 'release'; firmwareId: string }
   | { name: 'audit' }
   | { name: 'keys' }
   | { name: 'tool_profiles' }
@@ -36,6 +37,8 @@ export function matchRoute(pathname: string): Route {
     case 'campaigns':
       if (second === undefined) return { name: 'campaigns' };
       return second === 'new' ? { name: 'campaign_new' } : { name: 'campaign', id: second };
+    case 'releases':
+      return second === undefined ? { name: 'not_found' } : { name: 'release', firmwareId: second };
     case 'audit':
       return second === undefined ? { name: 'audit' } : { name: 'not_found' };
     case 'keys':
@@ -58,6 +61,7 @@ export const paths = {
   campaigns: () => '/campaigns',
   newCampaign: () => '/campaigns/new',
   campaign: (id: string) => `/campaigns/${encodeURIComponent(id)}`,
+  release: (firmwareId: string) => `/releases/${encodeURIComponent(firmwareId)}`,
   audit: () => '/audit',
   keys: () => '/keys',
   toolProfiles: () => '/tool-profiles',

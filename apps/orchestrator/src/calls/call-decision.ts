@@ -122,13 +122,17 @@ export async function decide(
   let approval: DecisionPayload['approval'];
   if (access.kind === 'needs_approval') {
     const hash = toolHash(tool);
-    const outcome = pastDeadline
-      ? ({
-          kind: 'refused',
-          cause: 'approval_lapsed',
-          detail: 'the delivery deadline passed while it waited for approval',
-        } satisfies ApprovalOutcome as ApprovalOutcome)
-      : await approvalOutcome(ports, call, now, hash);
+    // An approval given before the deadline still stands past it (a reboot held for a conversation, DESIGN §4 busy
+    // lock, meets its deadline approved: the lock says why it was never sent); one given after it does not.
+    const given = await approvalOutcome(ports, call, now, hash);
+    const outcome =
+      pastDeadline && !approvedInTime(given, call.deadlineAt)
+        ? ({
+            kind: 'refused',
+            cause: 'approval_lapsed',
+            detail: 'the delivery deadline passed while it waited for approval',
+          } satisfies ApprovalOutcome as ApprovalOutcome)
+        : given;
     if (outcome.kind === 'wait') {
       return {
         kind: 'await_approval',
@@ -299,6 +303,11 @@ async function campaignApprovalOutcome(
   if (bound && bound !== currentToolHash)
     return { kind: 'refused', cause: 'policy', detail: CAMPAIGN_TOOL_CHANGED, approval };
   return { kind: 'approved', approval };
+}
+
+function approvedInTime(outcome: ApprovalOutcome, deadlineAt: Date): boolean {
+  const at = outcome.kind === 'approved' ? outcome.approval.decidedAt : undefined;
+  return at !== undefined && Date.parse(at) <= deadlineAt.getTime();
 }
 
 function cite(a: ApprovalRecord): NonNullable<DecisionPayload['approval']> {

@@ -19,6 +19,8 @@ import {
   type ExecutionPorts,
   type ReplySeen,
 } from './call-execution';
+import type { BusyLock } from './busy-lock';
+import { heldPastDeadline, withBusyLock } from './busy-lock-rows';
 import type { CallRecord } from './call-record';
 import type { CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, CallWrites, PreflightFindings, StageRows } from './call-writes';
@@ -38,6 +40,7 @@ export interface RunnerPorts extends ExecutionPorts, PrerequisitePorts {
   webhooks: Pick<WebhookNotifier, 'notify'>;
   /** Announcement calls run apart from the tool pipeline (announcements/announcement-runner). */
   announcements: { step(call: CallRecord, device: DeviceRuntime): Promise<void> };
+  busyLock: Pick<BusyLock, 'check'>;
   logger: Logger;
 }
 
@@ -144,6 +147,11 @@ export class CallRunner {
     decision: SendDecision,
     policy: PolicyContext,
   ) {
+    // DESIGN §4 busy lock: a reboot or an upgrade waits for the device's conversation to end.
+    const lock = await this.ports.busyLock.check(call, decision.recipe);
+    if (lock?.kind === 'hold') return this.park(call, 'waiting_for_device', {});
+    if (lock?.kind === 'deadline_passed') return this.conclude(call, heldPastDeadline(call, decision, lock));
+    if (lock) decision = withBusyLock(decision, lock);
     let priorState;
     for (const need of decision.prerequisites) {
       const prerequisite = await createPrerequisite(this.ports, call, need);

@@ -1,6 +1,8 @@
 import { approvalOf } from '@fleet/testing';
 import { createHash } from 'node:crypto';
+import { replacedVersion, versionSignals } from '@fleet/db';
 import { buildAppImage, type SimDevice } from '@fleet/device-sim';
+import { releaseHealth } from '@fleet/domain';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
 describe('reboot and upgrade verification', () => {
@@ -98,6 +100,36 @@ describe('reboot and upgrade verification', () => {
       verdict_reason: 'the device answered "true" but did not reboot: it still reports 2.4.2, not 2.4.5',
     });
     expect(device.bootCount).toBe(1);
+  });
+
+  it('counts release health from what the simulated devices did: one verified, one rolled back before check-in', async () => {
+    const startedAt = new Date();
+    const url = await registerFirmware('2.6.0');
+    const good = await p.device();
+    const rollsBack = await p.device({ faults: { rollbackUpgrades: 'before-check-in' } });
+    const calls = [
+      await approvedCall(good, 'self.upgrade_firmware', { url }),
+      await approvedCall(rollsBack, 'self.upgrade_firmware', { url }),
+    ];
+    const verdicts = await Promise.all(calls.map(async (id) => (await p.waitVerdict(id)).verdict));
+    expect(verdicts).toEqual(['verified', 'effect_mismatch']);
+
+    const window = { since: startedAt, until: new Date(), regressionWithinHours: 24 };
+    expect(await replacedVersion(p.sql, '2.6.0', window)).toEqual({
+      baseline: '2.4.2',
+      boards: ['bread-compact-wifi'],
+    });
+    const signals = await versionSignals(p.sql, '2.6.0', ['bread-compact-wifi'], window);
+    expect(signals).toMatchObject({
+      devices: 1, // only the good one ever ran it
+      upgrades: { verified: 1, effectMismatch: 1, failed: 0 },
+      regressions: 0,
+      reconnects: 0, // one connection after its boot into 2.6.0
+    });
+    const health = releaseHealth(signals, null);
+    expect(health.status).toBe('degraded');
+    expect(health.findings.map((f) => f.signal)).toEqual(['effect_mismatch_share']);
+    expect(health.release.upgrades?.effectMismatchShare).toBe(0.5);
   });
 
   it('rejects an upgrade from a URL that is not in the firmware registry before anyone is asked', async () => {

@@ -4,3 +4,4 @@ export * from './evidence';
 export * from './catalogs';
 export { executeNamed, type StatementTarget } from './named-statements.repository';
 export * from './profiles';
+export * from './releases';

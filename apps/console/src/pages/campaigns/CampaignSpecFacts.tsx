@@ -1,4 +1,6 @@
 import type { CampaignView } from '@fleet/api-contract';
+import { Link } from '../../app/navigation';
+import { paths } from '../../app/router';
 import { Card } from '../../components/Card';
 import { DeviceText } from '../../components/DeviceText';
 import { Facts } from '../../components/Facts';
@@ -24,7 +26,10 @@ export function CampaignSpecFacts({ campaign: c }: { campaign: CampaignView }) {
                 <JsonBlock value={action.arguments} />
               </>
             ) : action.kind === 'firmware' ? (
-              `${t('campaign.action.firmware')} (${t(`campaign.via.${action.via}`)})`
+              <>
+                {`${t('campaign.action.firmware')} (${t(`campaign.via.${action.via}`)})`}{' '}
+                <Link to={paths.release(action.firmwareId)}>{t('release.link')}</Link>
+              </>
             ) : (
               t('campaign.action.reboot')
             ),

@@ -9,3 +9,4 @@ export {
 export { callStateRepository, type Queryable } from './call-state.repository';
 export type { CallStep, CallTransition, StepOutcome } from './call-step';
 export { loadCallsToRun, type CallToRun, type DevicePolicy } from './call-loads.repository';
+export { busyHoldOf, holdForConversation, overrideBusyLock, type BusyHold } from './busy-holds.repository';

@@ -1,0 +1,6 @@
+export {
+  activeVersions,
+  replacedVersion,
+  versionSignals,
+  type ReleaseWindow,
+} from './release-signals.repository';

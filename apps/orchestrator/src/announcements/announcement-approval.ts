@@ -2,13 +2,20 @@ import type { ApprovalRecord } from '@fleet/db';
 import type { DecisionPayload } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import type { CallRecord } from '../calls/call-record';
+import type { NotSentCause } from '../verification/observation';
 
 type Cited = NonNullable<DecisionPayload['approval']>;
 
 export type AnnouncementApproval =
   | { kind: 'approved'; approval: Cited }
   | { kind: 'wait' }
-  | { kind: 'refused'; verdict: 'rejected' | 'expired'; detail: string; approval?: Cited };
+  | {
+      kind: 'refused';
+      /** Why it ends unsent; verification/ names the verdict (DESIGN §1). */
+      cause: Extract<NotSentCause, 'approver_rejected' | 'approval_lapsed' | 'policy'>;
+      detail: string;
+      approval?: Cited;
+    };
 
 /**
  * An announcement an admin's rule sent to a second person (DESIGN §4's approval, bound to device, the exact
@@ -19,7 +26,7 @@ export function announcementApproval(
   a: ApprovalRecord | undefined,
   now: Date,
 ): AnnouncementApproval {
-  if (!a) return { kind: 'refused', verdict: 'rejected', detail: 'no approval was opened for it' };
+  if (!a) return { kind: 'refused', cause: 'policy', detail: 'no approval was opened for it' };
   const cite: Cited = {
     id: a.id,
     state: a.state === 'approved' || a.state === 'rejected' ? a.state : 'expired',
@@ -30,23 +37,28 @@ export function announcementApproval(
   switch (a.state) {
     case 'pending':
       return a.expiresAt <= now
-        ? { kind: 'refused', verdict: 'expired', detail: 'nobody approved it in time', approval: cite }
+        ? { kind: 'refused', cause: 'approval_lapsed', detail: 'nobody approved it in time', approval: cite }
         : { kind: 'wait' };
     case 'expired':
-      return { kind: 'refused', verdict: 'expired', detail: 'nobody approved it in time', approval: cite };
+      return {
+        kind: 'refused',
+        cause: 'approval_lapsed',
+        detail: 'nobody approved it in time',
+        approval: cite,
+      };
     case 'cancelled':
     case 'void':
       // An approval closes with its call (DESIGN §4): nothing is left for a person to decide.
       return {
         kind: 'refused',
-        verdict: 'rejected',
+        cause: 'policy',
         detail: `its approval was closed (${a.state})`,
         approval: cite,
       };
     case 'rejected':
       return {
         kind: 'refused',
-        verdict: 'rejected',
+        cause: 'approver_rejected',
         detail: `rejected by the approver: ${a.reason ?? 'no reason given'}`,
         approval: cite,
       };
@@ -54,14 +66,14 @@ export function announcementApproval(
       if (a.argumentsHash !== argumentsHash(call.deviceId, call.tool, call.arguments))
         return {
           kind: 'refused',
-          verdict: 'rejected',
+          cause: 'policy',
           detail: 'the approval does not match this call',
           approval: cite,
         };
       if (a.decidedBy === call.operatorId)
         return {
           kind: 'refused',
-          verdict: 'rejected',
+          cause: 'policy',
           detail: 'approved by the requester themself',
           approval: cite,
         };

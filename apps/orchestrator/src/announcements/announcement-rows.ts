@@ -1,6 +1,6 @@
 import type { DiscoveryPayload, EffectPayload, ParametersPayload, ResponsePayload } from '@fleet/domain';
 import type { AnnouncementArguments } from '@fleet/domain';
-import type { SpokenDelivery } from './announcement-judgement';
+import type { SpokenDelivery } from '../verification/announcement-judgement';
 
 // The five rows of an announcement (DESIGN §1), in the shapes of libs/domain evidence-payloads. The content is
 // kept in the decision and parameters rows: what was said is part of the proof.

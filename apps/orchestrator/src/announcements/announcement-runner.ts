@@ -13,11 +13,12 @@ import type { CallRepository } from '../calls/call-repository';
 import type { CallWrites, Conclusion, StageRows } from '../calls/call-writes';
 import { decisionRow } from '../calls/evidence-builders';
 import type { DeviceRuntime } from '../devices/device-runtime';
+import { concludeNotSent } from '../verification/conclude';
 import {
   judgeAnnouncement,
   type AnnouncementObservation,
   type SpokenDelivery,
-} from './announcement-judgement';
+} from '../verification/announcement-judgement';
 import type { AnnouncementRepository } from './announcement.repository';
 import { announcementApproval } from './announcement-approval';
 import {
@@ -58,11 +59,14 @@ export class AnnouncementRunner {
   async step(call: CallRecord, device: DeviceRuntime): Promise<void> {
     const parsed = announcementArgumentsSchema.safeParse(call.arguments);
     if (!parsed.success)
-      return this.conclude(call, {
-        verdict: 'invalid_arguments',
-        reason: `not an announcement: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}`,
-        rows: {},
-      });
+      return this.conclude(
+        call,
+        concludeNotSent(
+          'schema',
+          `not an announcement: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}`,
+          {},
+        ),
+      );
     const args = parsed.data;
     const now = new Date();
     const facts = await this.ports.announcements.facts(call.id);
@@ -80,24 +84,24 @@ export class AnnouncementRunner {
       const outcome = announcementApproval(call, await this.ports.approvals.approvalOfCall(call.id), now);
       if (outcome.kind === 'wait') {
         if (now < call.deadlineAt) return; // the sweep looks again at the approval's expiry or the deadline
-        return this.conclude(call, {
-          verdict: 'expired',
-          reason: 'the delivery deadline passed while it waited for approval',
-          rows: {},
-        });
+        return this.conclude(
+          call,
+          concludeNotSent('approval_lapsed', 'the delivery deadline passed while it waited for approval', {}),
+        );
       }
       if (outcome.kind === 'refused')
-        return this.conclude(call, {
-          verdict: outcome.verdict,
-          reason: outcome.detail,
-          rows: {
+        return this.conclude(
+          call,
+          concludeNotSent(outcome.cause, outcome.detail, {
             discovery: announcementDiscovery(device),
-            decision: decisionRow(call, outcome.verdict, this.rules(call), {
-              reason: outcome.detail,
-              ...(outcome.approval ? { approval: outcome.approval } : {}),
-            }),
-          },
-        });
+            decision: decisionRow(
+              call,
+              outcome.cause === 'approval_lapsed' ? 'expired' : 'rejected',
+              this.rules(call),
+              { reason: outcome.detail, ...(outcome.approval ? { approval: outcome.approval } : {}) },
+            ),
+          }),
+        );
       approval = outcome.approval;
     }
     const waiting = call.state === 'queued' || call.state === 'awaiting_approval';
@@ -106,11 +110,8 @@ export class AnnouncementRunner {
     if (alerts(args.how) && !alertGone) return this.alert(call, device, args, now, approval);
     if (!speaks(args.how)) {
       // The replica that published stopped before sealing: the alert left or did not; the row says which state.
-      return this.conclude(call, {
-        verdict: 'no_response',
-        reason: 'the replica publishing the alert stopped before recording it; whether it left is unknown',
-        rows: {},
-      });
+      const judged = judgeAnnouncement({ kind: 'alert_unrecorded' });
+      return this.conclude(call, { verdict: judged.verdict, reason: judged.reason, rows: {} });
     }
     return this.followSpeech(call, device, args, facts.delivery, now, approval);
   }
@@ -125,16 +126,19 @@ export class AnnouncementRunner {
     const rows = this.decidedRows(call, args, device, approval);
     if (!device.online || !device.connectionId) {
       if (now >= call.deadlineAt)
-        return this.conclude(call, {
-          verdict: 'undelivered',
-          reason: `the device was not connected before ${call.deadlineAt.toISOString()}`,
-          rows: {
-            discovery: rows.discovery,
-            decision: decisionRow(call, 'undelivered', this.rules(call), {
-              reason: 'the device was offline until the deadline',
-            }),
-          },
-        });
+        return this.conclude(
+          call,
+          concludeNotSent(
+            'device_unreachable',
+            `the device was not connected before ${call.deadlineAt.toISOString()}`,
+            {
+              discovery: rows.discovery,
+              decision: decisionRow(call, 'undelivered', this.rules(call), {
+                reason: 'the device was offline until the deadline',
+              }),
+            },
+          ),
+        );
       return this.park(call, 'waiting_for_device', { discovery: rows.discovery });
     }
     const message = serverMessage.alert(
@@ -229,15 +233,14 @@ export class AnnouncementRunner {
     rule: string,
     detail: string,
   ): Promise<void> {
-    return this.conclude(call, {
-      verdict: 'rejected',
-      reason: detail,
-      rows: {
+    return this.conclude(
+      call,
+      concludeNotSent('policy', detail, {
         discovery: announcementDiscovery(device),
         decision: decisionRow(call, 'rejected', [{ rule, result: 'refused', detail }], { reason: detail }),
         parameters: announcementParameters(args, undefined),
-      },
-    });
+      }),
+    );
   }
 
   private async park(call: CallRecord, to: Parked, rows: StageRows, until?: Date): Promise<void> {

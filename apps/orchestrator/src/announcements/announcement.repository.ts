@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { SpokenDelivery } from './announcement-judgement';
+import type { SpokenDelivery } from '../verification/announcement-judgement';
 
 /** What the runner reads of an announcement besides its call row: its hold and how far its speech got. */
 export interface AnnouncementFacts {

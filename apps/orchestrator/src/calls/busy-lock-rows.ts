@@ -2,6 +2,7 @@ import { busyLockRecord, busyLockRule, describeWait, type BusyLockOutcome } from
 import type { Decision } from './call-decision';
 import type { CallRecord } from './call-record';
 import type { Conclusion } from './call-writes';
+import { concludeNotSent } from '../verification/conclude';
 import { decisionRow } from './evidence-builders';
 
 type SendDecision = Extract<Decision, { kind: 'send' }>;
@@ -20,18 +21,14 @@ export function heldPastDeadline(
 ): Conclusion {
   const rule = lockRule(outcome);
   const reason = `the device stayed in a conversation until the deadline (${describeWait(outcome.waitedMs)})`;
-  return {
-    verdict: 'undelivered',
-    reason,
-    rows: {
-      discovery: decision.rows.discovery,
-      decision: decisionRow(call, 'undelivered', [...decision.rules, rule], {
-        reason,
-        ...(decision.approval ? { approval: decision.approval } : {}),
-      }),
-      parameters: decision.rows.parameters,
-    },
-  };
+  return concludeNotSent('device_unreachable', reason, {
+    discovery: decision.rows.discovery,
+    decision: decisionRow(call, 'undelivered', [...decision.rules, rule], {
+      reason,
+      ...(decision.approval ? { approval: decision.approval } : {}),
+    }),
+    parameters: decision.rows.parameters,
+  });
 }
 
 function lockRule(outcome: Settled) {

@@ -1,5 +1,5 @@
 import type { AnnouncementHow } from '@fleet/domain';
-import type { Judgement } from '../verification/verdict-table';
+import type { Judgement } from './verdict-table';
 
 /** How the device showed the end of playback, as the voice worker observed it (see its PlaybackWatch). */
 export type Heard = 'listen_start' | 'idle' | 'abort' | 'closed' | 'none';
@@ -20,7 +20,9 @@ export type AnnouncementObservation =
   | { kind: 'alert_published'; connectionId: string | undefined }
   | { kind: 'spoken'; how: AnnouncementHow; delivery: SpokenDelivery }
   | { kind: 'no_session'; how: AnnouncementHow; deadline: Date }
-  | { kind: 'playback_unfinished'; how: AnnouncementHow; delivery: SpokenDelivery };
+  | { kind: 'playback_unfinished'; how: AnnouncementHow; delivery: SpokenDelivery }
+  /** The replica publishing an alert stopped before recording it: whether it left is unknown. */
+  | { kind: 'alert_unrecorded' };
 
 /**
  * The verdict table's rows for announcements (DESIGN §1), kept apart from the tool recipes: an announcement is no
@@ -42,6 +44,10 @@ export function judgeAnnouncement(o: AnnouncementObservation): Judgement {
       return o.how === 'both'
         ? { verdict: 'no_response', reason: `the alert was published, but ${why}`, effect: why }
         : { verdict: 'undelivered', reason: why, effect: `not sent (${why})` };
+    }
+    case 'alert_unrecorded': {
+      const why = 'the replica publishing the alert stopped before recording it; whether it left is unknown';
+      return { verdict: 'no_response', reason: why, effect: why };
     }
     case 'playback_unfinished': {
       const why = `speech began in session ${o.delivery.sessionId} but its end was never observed`;

@@ -122,11 +122,11 @@ export async function decide(
   let approval: DecisionPayload['approval'];
   if (access.kind === 'needs_approval') {
     const hash = toolHash(tool);
-    // An approval given before the deadline still stands past it (a reboot held for a conversation, DESIGN §4 busy
-    // lock, meets its deadline approved: the lock says why it was never sent); one given after it does not.
+    // A reboot or an upgrade the busy lock held (DESIGN §4) meets its deadline approved: its approval, given before
+    // the deadline, still stands, and the lock says why it was never sent. Any other call past it has expired.
     const given = await approvalOutcome(ports, call, now, hash);
     const outcome =
-      pastDeadline && !approvedInTime(given, call.deadlineAt)
+      pastDeadline && !(heldForConversation(call, recipe) && approvedInTime(given, call.deadlineAt))
         ? ({
             kind: 'refused',
             cause: 'approval_lapsed',
@@ -303,6 +303,11 @@ async function campaignApprovalOutcome(
   if (bound && bound !== currentToolHash)
     return { kind: 'refused', cause: 'policy', detail: CAMPAIGN_TOOL_CHANGED, approval };
   return { kind: 'approved', approval };
+}
+
+/** A reboot or an upgrade parked after its approval: the busy lock held it (call-runner). */
+function heldForConversation(call: CallRecord, recipe: Recipe): boolean {
+  return call.state === 'waiting_for_device' && (recipe.kind === 'reboot' || recipe.kind === 'upgrade');
 }
 
 function approvedInTime(outcome: ApprovalOutcome, deadlineAt: Date): boolean {

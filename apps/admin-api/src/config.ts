@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { timeZoneSchema } from '@fleet/domain';
 import {
   auditSigningEnv,
   commonEnv,
@@ -109,17 +110,7 @@ const schema = z
       .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM-HH:MM, e.g. 08:00-20:00')
       .transform((v) => ({ from: v.slice(0, 5), to: v.slice(6, 11) }))
       .optional(),
-    ANNOUNCE_APPROVAL_TIME_ZONE: z
-      .string()
-      .refine((zone) => {
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: zone });
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'an IANA time zone such as Europe/Berlin')
-      .default('UTC'),
+    ANNOUNCE_APPROVAL_TIME_ZONE: timeZoneSchema.default('UTC'),
     /** How long a campaign waits for approval once started. */
     CAMPAIGN_APPROVAL_TTL_S: envInt(24 * 3600, { min: 60, max: 30 * 24 * 3600 }),
     /** Largest firmware image accepted by POST /firmware. */

@@ -107,3 +107,4 @@ export {
   type VersionHealth,
   type VersionSignals,
 } from './release-health';
+export { timeZoneSchema } from './time-zone';

@@ -1,19 +1,7 @@
 import { z } from 'zod';
+import { timeZoneSchema as timeZone } from '@fleet/domain';
 import { isoInstant } from '../http/common-schemas';
 import { createAnnouncementBody } from './announcements.schemas';
-
-const timeZone = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'an IANA time zone such as Europe/Berlin');
 
 /** POST /devices/:id/announcement-schedules: the announcement, and `at` (once) or `cron` (recurring). */
 export const createScheduleBody = createAnnouncementBody

@@ -1,19 +1,6 @@
 import { z } from 'zod';
-import { quietHoursSchema } from '@fleet/domain';
+import { quietHoursSchema, timeZoneSchema as timeZone } from '@fleet/domain';
 import { macSchema } from '@fleet/protocol';
-
-const timeZone = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'an IANA time zone such as Europe/Berlin');
 
 /** One argument's limit: what an operator allows beyond the device's own schema (DESIGN §4). */
 const argumentLimit = z

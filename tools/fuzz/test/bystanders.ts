@@ -20,13 +20,16 @@ export class Bystanders {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => {
+    const ask = () => {
       for (const d of this.devices) {
         const verdict = this.platform.callAndSeal(d.id, d.tool, {}, 3_000);
         verdict.catch(() => undefined); // read by settle()
         this.asked.push({ device: d.id, verdict });
       }
-    }, this.everyMs);
+    };
+    // One round at once: a target whose cases all run within the first interval still has calls in flight.
+    ask();
+    this.timer = setInterval(ask, this.everyMs);
   }
 
   /** Waits for every call asked so far; names those that did not end as they should. */

@@ -3,7 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { overrideBusyLock, createDatabase } from '@fleet/db';
 import { buildAppImage, type SimDevice } from '@fleet/device-sim';
 import { deviceP2pTopic, encodeServerMessage, serverMessage } from '@fleet/protocol';
-import { waitFor } from '@fleet/testing';
+import { approvalOf, waitFor } from '@fleet/testing';
 import { SERVICE_SECRET, startPlatform, type Platform } from '../../test/platform-fixture';
 
 // DESIGN §4 busy lock, through the real broker: a simulated device in a voice session (the broker's voice:active)
@@ -55,6 +55,7 @@ describe('the busy lock', () => {
       replyTimeoutMs: 1_000,
       ...(deliveryDeadlineMs ? { deliveryDeadlineMs } : {}),
     });
+    await approvalOf(p.sql, callId); // opened once pre-flight has passed the call (DESIGN §4)
     await p.sql.query(
       `UPDATE approval SET state = 'approved', decided_by = $2, decided_at = now() WHERE call_id = $1`,
       [callId, approver],

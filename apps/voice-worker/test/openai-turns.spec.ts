@@ -127,8 +127,13 @@ describe('voice turns through an OpenAI-compatible server', () => {
         : { text: '好的' };
     const turn = await platform.waitTurn(await platform.utter(device, '把音量调到三十'));
     expect(turn).toMatchObject({ state: 'finished', language: 'zh', reply: '音量已调到30。' });
-    expect(device.observed.voiceMessages.all).toContainEqual(
-      expect.objectContaining({ type: 'tts', state: 'sentence_start', text: '音量已调到30。' }),
+    // The turn's row is finished when its words are handed to the broker; the device hears them a moment later.
+    await waitFor(
+      () =>
+        device.observed.voiceMessages.all.some(
+          (m) => m.type === 'tts' && m.state === 'sentence_start' && m.text === '音量已调到30。',
+        ),
+      { what: 'the Chinese sentence at the device' },
     );
   });
 

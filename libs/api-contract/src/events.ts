@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPROVAL_STATES, CALL_STATES, CAMPAIGN_STATES, VERDICTS } from './vocabulary';
+import { CALL_STATES, CAMPAIGN_STATES, VERDICTS } from './vocabulary';
 
 // GET /events: change notices for live views, one server-sent event per notice, named by its `type`. Best
 // effort (Redis pub/sub behind it): a reader that misses one re-reads the row; the database is the record.
@@ -29,7 +29,8 @@ export const approvalEventSchema = z.strictObject({
   approvalId: z.string(),
   callId: z.string().optional(),
   campaignId: z.string().optional(),
-  state: z.enum(APPROVAL_STATES),
+  // An approval closed with its call (cancelled, void) is told by the call's own event, not by one of its own.
+  state: z.enum(['pending', 'approved', 'rejected', 'expired']),
   at: z.string(),
 });
 

@@ -19,11 +19,11 @@ export const CAMPAIGN_TARGET_STATES = [
   'waiting_for_device',
   'in_progress',
   'verified',
-  'acknowledged',
   'failed',
   'skipped',
   'cancelled',
   'rejected',
+  'acknowledged', // last, as the database enum gained it (ALTER TYPE … ADD VALUE appends)
 ] as const;
 export type CampaignTargetState = (typeof CAMPAIGN_TARGET_STATES)[number];
 

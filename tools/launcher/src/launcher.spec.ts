@@ -186,8 +186,10 @@ describe('npm start', () => {
       timeoutMs: 60_000,
     });
     expect(output).toContain('health: broker DOWN, restarting, orchestrator up');
-    expect(output).toMatch(
-      /health: broker up \(restarted 1×\), orchestrator up, voice-worker up, admin-api up/,
+    // The health line follows "is back" in its own write: the output may not hold it yet.
+    await waitFor(
+      () => /health: broker up \(restarted 1×\), orchestrator up, voice-worker up, admin-api up/.test(output),
+      { what: "the launcher's health line after the restart" },
     );
     const verdict = await waitFor(async () => (await callRow(askedMeanwhile))?.verdict ?? undefined, {
       what: 'the call asked while the broker was away sealed',

@@ -68,11 +68,11 @@ export const CAMPAIGN_TARGET_STATES = keys<CampaignTargetState>({
   waiting_for_device: true,
   in_progress: true,
   verified: true,
-  acknowledged: true,
   failed: true,
   skipped: true,
   cancelled: true,
   rejected: true,
+  acknowledged: true,
 });
 
 /** What discovery notes about a tool's name (libs/domain toolNameFlags). */

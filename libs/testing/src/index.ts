@@ -18,5 +18,5 @@ export { spokenPcm, withSilence, toneWav } from './speech';
 export { countStatements, type StatementCounter } from './statement-counter';
 export { parsePrometheusText, scrape, scrapeMetrics, type Sample } from './metrics-scrape';
 export { withMarkedSection } from './marked-section';
-export { approvalOf, passPreflight } from './preflight-approvals';
+export { approvalOf, passPreflight } from './preflight-approvals.repository';
 export { committedExport, TEST_LOG_ORIGIN } from './committed-export';

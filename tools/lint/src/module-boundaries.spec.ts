@@ -1,8 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-const root = join(__dirname, '../../..');
+import { lintProbes } from '../test/lint-probes';
 
 // Each probe is a file that breaks one boundary of STYLE.md §6. They exist only while this test runs.
 const PROBES = [
@@ -37,33 +33,13 @@ const PROBES = [
 
 describe('module boundaries', () => {
   it('are enforced by lint', () => {
-    try {
-      for (const probe of PROBES) writeFileSync(join(root, probe.path), probe.source);
-      // The Nx rule reads the cached project graph; without it the rule silently does nothing.
-      spawnSync('npx', ['nx', 'show', 'projects'], {
-        cwd: root,
-        env: { ...process.env, NX_DAEMON: 'false' },
+    const messages = lintProbes(PROBES);
+    for (const probe of PROBES) {
+      const boundaryErrors = messages(probe.path).filter((m) => m.ruleId === '@nx/enforce-module-boundaries');
+      expect({ probe: probe.why, flagged: boundaryErrors.length > 0 }).toEqual({
+        probe: probe.why,
+        flagged: true,
       });
-      const lint = spawnSync('npx', ['eslint', '--format', 'json', ...PROBES.map((p) => p.path)], {
-        cwd: root,
-        encoding: 'utf8',
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const results = JSON.parse(lint.stdout) as {
-        filePath: string;
-        messages: { ruleId: string | null; message: string }[];
-      }[];
-      for (const probe of PROBES) {
-        const result = results.find((r) => r.filePath.endsWith(probe.path));
-        const boundaryErrors =
-          result?.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries') ?? [];
-        expect({ probe: probe.why, flagged: boundaryErrors.length > 0 }).toEqual({
-          probe: probe.why,
-          flagged: true,
-        });
-      }
-    } finally {
-      for (const probe of PROBES) rmSync(join(root, probe.path), { force: true });
     }
   }, 120_000);
 });

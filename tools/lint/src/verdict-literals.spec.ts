@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lintProbes } from '../test/lint-probes';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VERDICTS } from '@fleet/domain';
 
@@ -26,34 +26,15 @@ const INSIDE = {
 describe('the verdict-literals lint rule', () => {
   it('flags a verdict named outside the orchestrator verification/ and lets verification/ name one', () => {
     const files = [...OUTSIDE, INSIDE];
-    try {
-      for (const f of files) writeFileSync(join(root, f.path), f.source);
-      spawnSync('npx', ['nx', 'show', 'projects'], {
-        cwd: root,
-        env: { ...process.env, NX_DAEMON: 'false' },
+    const messages = lintProbes(files);
+    const flagged = (path: string) =>
+      messages(path).some((m) => m.ruleId === 'no-restricted-syntax' && m.message.includes('verdict table'));
+    for (const probe of OUTSIDE)
+      expect({ probe: probe.why, flagged: flagged(probe.path) }).toEqual({
+        probe: probe.why,
+        flagged: true,
       });
-      const lint = spawnSync('npx', ['eslint', '--format', 'json', ...files.map((f) => f.path)], {
-        cwd: root,
-        encoding: 'utf8',
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const results = JSON.parse(lint.stdout) as {
-        filePath: string;
-        messages: { ruleId: string | null; message: string }[];
-      }[];
-      const flagged = (path: string) =>
-        (results.find((r) => r.filePath.endsWith(path))?.messages ?? []).some(
-          (m) => m.ruleId === 'no-restricted-syntax' && m.message.includes('verdict table'),
-        );
-      for (const probe of OUTSIDE)
-        expect({ probe: probe.why, flagged: flagged(probe.path) }).toEqual({
-          probe: probe.why,
-          flagged: true,
-        });
-      expect(flagged(INSIDE.path)).toBe(false);
-    } finally {
-      for (const f of files) rmSync(join(root, f.path), { force: true });
-    }
+    expect(flagged(INSIDE.path)).toBe(false);
   }, 120_000);
 
   it('knows exactly the verdicts libs/domain knows', () => {

@@ -51,12 +51,12 @@ describe('phased rollouts', () => {
     expect(judgeGate(gate, signals(0, 3), { open: 0, failed: 0, started: 3 }).map((f) => f.signal)).toEqual([
       'effect_mismatch_share',
     ]);
-    expect(judgeGate(gate, signals(3, 0, 1), { open: 0, failed: 0, started: 3 }).map((f) => f.signal)).toEqual(
-      ['regressions'],
-    );
     expect(
-      judgeGate(gate, signals(8, 0), { open: 0, failed: 2, started: 10 }).map((f) => f.signal),
-    ).toEqual(['failed_share']);
+      judgeGate(gate, signals(3, 0, 1), { open: 0, failed: 0, started: 3 }).map((f) => f.signal),
+    ).toEqual(['regressions']);
+    expect(judgeGate(gate, signals(8, 0), { open: 0, failed: 2, started: 10 }).map((f) => f.signal)).toEqual([
+      'failed_share',
+    ]);
     expect(judgeGate(gate, signals(100, 1), { open: 0, failed: 0, started: 101 })).toEqual([]);
   });
 

@@ -31,7 +31,10 @@ export const campaignPhaseSchema = z
       .default(3600),
     gate: phaseGateSchema.default({ maxEffectMismatchShare: 0.02, maxRegressions: 0, maxFailedShare: 0.1 }),
   })
-  .refine((p) => (p.devices === undefined) !== (p.percent === undefined), 'give devices or percent, not both');
+  .refine(
+    (p) => (p.devices === undefined) !== (p.percent === undefined),
+    'give devices or percent, not both',
+  );
 export type CampaignPhase = z.infer<typeof campaignPhaseSchema>;
 
 export const campaignPhasesSchema = z

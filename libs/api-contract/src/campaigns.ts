@@ -65,10 +65,6 @@ export const campaignSchema = z.strictObject({
   definition: stored<Record<string, unknown>>()
     .nullable()
     .describe('the definition sealed when it started; nothing of it can change afterwards'),
-  definitionSha256: z
-    .string()
-    .nullable()
-    .describe("SHA-256 of the sealed definition's canonical JSON, cited in each of its calls' reason"),
   rollbackOf: z.uuid().nullable().describe('the campaign this one undoes'),
   createdAt: instant,
   startedAt: instant.nullable(),
@@ -118,6 +114,10 @@ export type Progress = z.infer<typeof progressSchema>;
 export const campaignViewSchema = campaignSchema.extend({
   progress: progressSchema,
   approvalId: z.uuid().nullable(),
+  definitionSha256: z
+    .string()
+    .nullable()
+    .describe("SHA-256 of the sealed definition's canonical JSON, cited in each of its calls' reason"),
 });
 export type CampaignView = z.infer<typeof campaignViewSchema>;
 

@@ -1,0 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { sealSigner } from '@fleet/audit-export';
+
+/**
+ * Production refuses to start without a seal signing key (the orchestrator) and the keys it accepts (the admin
+ * API): one fresh key per benchmark run, the same for both processes.
+ */
+const SEAL_SIGNING_KEY = randomBytes(32).toString('base64');
+
+export const benchSealEnv = {
+  orchestrator: { SEAL_SIGNING_KEY },
+  adminApi: { SEAL_PUBLIC_KEYS: sealSigner(SEAL_SIGNING_KEY).verifierKey },
+};

@@ -75,6 +75,8 @@ const schema = z.object({
   /** The longest the sweep sleeps when nothing it knows of is due sooner (lost wake-ups are found within it). */
   SWEEP_IDLE_MS: envInt(10_000, { min: 50 }),
   CAMPAIGN_TICK_MS: envInt(1_000, { min: 50 }),
+  /** Campaign dispatches (device calls) per minute across the platform, all campaigns together (DESIGN §3). */
+  CAMPAIGN_DISPATCHES_PER_MINUTE: envInt(10_000, { min: 1, max: 10_000 }),
   /** How often a reboot or upgrade held for a conversation looks again whether it ended (DESIGN §4 busy lock). */
   BUSY_RECHECK_MS: envInt(1_000, { min: 50 }),
 });

@@ -8,6 +8,8 @@ import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fl
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { CampaignRepository } from './campaigns/campaign-repository';
 import { CampaignRunner } from './campaigns/campaign-runner';
+import { PhaseRepository } from './campaigns/phase-repository';
+import { PhaseRunner } from './campaigns/phase-runner';
 import { BusyLock } from './calls/busy-lock';
 import { CallRepository } from './calls/call-repository';
 import { CallRunner } from './calls/call-runner';
@@ -222,9 +224,20 @@ export async function startOrchestrator(
     sweep.dueBy = (at) => sweeper.dueBy(at);
     sweeper.start();
     stack.push('sweeper', () => Promise.resolve(sweeper.stop()));
+    const phaseRepository = new PhaseRepository(pool);
+    const campaignRepository = new CampaignRepository(pool);
+    const phaseRunner = new PhaseRunner({
+      phases: phaseRepository,
+      events,
+      webhooks,
+      versionOf: async (action) =>
+        action.kind === 'firmware'
+          ? ((await campaignRepository.firmware(action.firmwareId))?.version ?? '')
+          : '',
+    });
     const campaigns = new CampaignRunner(
       {
-        campaigns: new CampaignRepository(pool),
+        campaigns: campaignRepository,
         leases,
         calls: callRequests,
         events,
@@ -232,6 +245,11 @@ export async function startOrchestrator(
         inVoiceSession: async (deviceId) => (await devicesInConversation(redis, [deviceId])).has(deviceId),
         firmwareBaseUrl: config.FIRMWARE_BASE_URL,
         logger,
+        phases: phaseRunner,
+        dispatchCap: {
+          perMinute: config.CAMPAIGN_DISPATCHES_PER_MINUTE,
+          dispatchedLastMinute: () => phaseRepository.dispatchedLastMinute(),
+        },
       },
       config.CAMPAIGN_TICK_MS,
     );

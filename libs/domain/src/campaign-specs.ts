@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { campaignPhasesSchema } from './campaign-phases';
 
 // What a campaign is asked to do (DESIGN §3): the API validates these, the orchestrator's campaign
 // runner executes them. Stored as JSON columns of `campaign`.
@@ -94,5 +95,7 @@ export const campaignSpecSchema = z.strictObject({
   skipInSession: z.boolean().default(true),
   /** Which verdicts count as done for a device, for progress and the abort rule alike. */
   doneWhen: z.enum(['verified', 'verified_or_acknowledged']).default('verified'),
+  /** A phased rollout: a canary, then percentages, each with a soak and a gate (libs/domain campaign-phases). */
+  phases: campaignPhasesSchema.optional(),
 });
 export type CampaignSpec = z.infer<typeof campaignSpecSchema>;

@@ -1,21 +1,27 @@
 import { Module } from '@nestjs/common';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { CampaignDefinitionsController } from './campaign-definitions.controller';
+import { CampaignDefinitionsRepository } from './campaign-definitions.repository';
+import { CampaignDefinitionsService } from './campaign-definitions.service';
 import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
 import { CampaignTransitionsService } from './campaign-transitions.service';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
+import { ReleaseCampaignsController } from './release-campaigns.controller';
 
 @Module({
   imports: [ApprovalStoreModule],
-  controllers: [CampaignsController],
+  controllers: [CampaignsController, CampaignDefinitionsController, ReleaseCampaignsController],
   providers: [
     CampaignsService,
     CampaignTransitionsService,
     CampaignReapprovalService,
     CampaignsRepository,
     CampaignTargetsRepository,
+    CampaignDefinitionsService,
+    CampaignDefinitionsRepository,
   ],
   exports: [CampaignsService, CampaignTransitionsService],
 })

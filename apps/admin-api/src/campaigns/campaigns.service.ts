@@ -8,8 +8,13 @@ import { CampaignTargetsRepository, type Progress, type TargetRow } from './camp
 import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
 import { campaignCursor, targetCursor, type PreviewBody, type PreviewView } from './campaigns.schemas';
 import { actionIsGated } from './campaign-approval';
+import { definitionSha256 } from './campaign-seal';
 
-export type CampaignView = CampaignRow & { progress: Progress; approvalId: string | null };
+export type CampaignView = CampaignRow & {
+  progress: Progress;
+  approvalId: string | null;
+  definitionSha256: string | null;
+};
 
 /** Creating, reading and previewing campaigns. Running them is the orchestrator's campaign runner. */
 @Injectable()
@@ -79,7 +84,12 @@ export class CampaignsService {
       this.targets.progress(campaign.id),
       this.approvals.idForCampaign(campaign.id),
     ]);
-    return { ...campaign, progress, approvalId: approvalId ?? null };
+    return {
+      ...campaign,
+      progress,
+      approvalId: approvalId ?? null,
+      definitionSha256: definitionSha256(campaign),
+    };
   }
 
   private async firmware(firmwareId: string) {

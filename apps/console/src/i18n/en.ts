@@ -463,6 +463,13 @@ export const en = {
   'target.rejected': 'rejected: tool changed',
   'target.acknowledged': 'acknowledged (counted as done)',
   'campaign.reapprove': 'Ask approval again for the {n} devices whose tool changed',
+  'campaign.phases': 'Phases',
+  'campaign.phase_devices': '{n} named devices',
+  'campaign.phase_outcome.passed': 'gate passed',
+  'campaign.phase_outcome.failed': 'gate failed',
+  'campaign.phase_outcome.continued': 'continued by a person',
+  'campaign.continue_reason': 'Why it may go on (required, recorded)',
+  'campaign.continue': 'Continue past the failed gate',
   'campaign.reapproval_of': 'Asks approval again for devices of an earlier campaign:',
 
   'audit.title': 'Audit',
@@ -592,4 +599,9 @@ export const en = {
   'release.signal.device_error_share': 'Calls ending device_error',
   'release.signal.no_response_share': 'Calls ending no_response',
   'release.link': 'release health',
+  'release.campaigns': 'Campaigns of this release',
+  'release.no_campaigns': 'No campaign has rolled this release out yet.',
+  'release.rollback_of': 'rolls back',
+  'release.rolled_back_by': 'rolled back by',
+  'release.roll_back': 'Roll back',
 } as const;

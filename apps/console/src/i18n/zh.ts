@@ -443,6 +443,13 @@ export const zh: Messages = {
   'target.rejected': '已拒绝：工具已变更',
   'target.acknowledged': '已确认收到（计为完成）',
   'campaign.reapprove': '为工具已变更的 {n} 台设备重新申请审批',
+  'campaign.phases': '阶段',
+  'campaign.phase_devices': '{n} 台指定设备',
+  'campaign.phase_outcome.passed': '关卡通过',
+  'campaign.phase_outcome.failed': '关卡未通过',
+  'campaign.phase_outcome.continued': '由人决定继续',
+  'campaign.continue_reason': '继续的理由（必填，将被记录）',
+  'campaign.continue': '越过未通过的关卡继续',
   'campaign.reapproval_of': '为先前活动中的设备重新申请审批：',
 
   'audit.title': '审计',
@@ -568,4 +575,9 @@ export const zh: Messages = {
   'release.signal.device_error_share': '调用结果为 device_error 的比例',
   'release.signal.no_response_share': '调用结果为 no_response 的比例',
   'release.link': '版本健康',
+  'release.campaigns': '此版本的活动',
+  'release.no_campaigns': '尚无活动推送此版本。',
+  'release.rollback_of': '回滚',
+  'release.rolled_back_by': '已被回滚：',
+  'release.roll_back': '回滚',
 };

@@ -1,5 +1,6 @@
 import {
   CAMPAIGN_TOOL_CHANGED,
+  capDispatches,
   campaignActionTool,
   capabilityCall,
   countsAsDone,
@@ -10,6 +11,7 @@ import type { Logger } from '@fleet/telemetry';
 import type { LeaseStore } from '../coordination/lease-store';
 import type { CampaignRecord, CampaignRepository, Candidate, SettledTarget } from './campaign-repository';
 import { inMaintenanceWindow } from './maintenance-window';
+import type { PhaseRunner } from './phase-runner';
 import { devicesToStart } from './rollout-plan';
 
 export interface CampaignRunnerDeps {
@@ -22,6 +24,10 @@ export interface CampaignRunnerDeps {
   inVoiceSession: (deviceId: string) => Promise<boolean>;
   firmwareBaseUrl: string;
   logger: Logger;
+  /** Phased rollouts: what each phase may do this round, and the sealed definition each call cites. */
+  phases: PhaseRunner;
+  /** The platform's cap on campaign dispatches per minute, and how many were made in the last one. */
+  dispatchCap: { perMinute: number; dispatchedLastMinute: () => Promise<number> };
 }
 
 const LEASE = 'campaign-runner';
@@ -83,6 +89,8 @@ export class CampaignRunner {
     const counts = await this.deps.campaigns.counts(c.id);
     this.announce(c, counts);
     if (c.state !== 'running') return;
+    const phase = await this.deps.phases.step(c);
+    if (phase === 'hold') return;
 
     // The abort rule counts what the campaign counts as done (its doneWhen): acknowledged is done or failed.
     const finished = counts.verified + counts.acknowledged + counts.failed;
@@ -131,7 +139,14 @@ export class CampaignRunner {
       startedLastMinute: counts.startedLastMinute,
     });
     if (slots <= 0) return;
-    for (const candidate of await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50))) {
+    slots = capDispatches(
+      slots,
+      this.deps.dispatchCap.perMinute,
+      await this.deps.dispatchCap.dispatchedLastMinute(),
+    );
+    if (slots <= 0) return;
+    const phased = phase !== 'unphased';
+    for (const candidate of await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50), phased)) {
       if (slots <= 0) break;
       if (await this.startTarget(c, candidate)) slots--;
     }
@@ -154,6 +169,7 @@ export class CampaignRunner {
     if (!inMaintenanceWindow(c.windows, t.timeZone)) return false;
     if (c.skipInSession && (await this.deps.inVoiceSession(t.deviceId))) return false;
     const request = await this.callFor(c, t);
+    const seal = await this.deps.phases.seal(c.id);
     if (!request) {
       await this.deps.campaigns.moveTarget(
         t.id,
@@ -170,7 +186,7 @@ export class CampaignRunner {
       ...request,
       origin: 'campaign',
       campaignId: c.id,
-      reason: `campaign "${c.name}"`,
+      reason: `campaign "${c.name}"` + (seal ? ` (definition sha256:${seal})` : ''),
       idempotencyKey: `campaign:${c.id}:${t.deviceId}:${t.attempts + 1}`,
       deliveryDeadlineMs: c.deviceTimeoutS * 1000,
     });

@@ -1,4 +1,4 @@
-import { BENCH_SEAL_KEYS } from './seal-key';
+import { benchSealEnv } from './bench-seal-key';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
 export interface OrchestratorProcessOptions {
@@ -38,7 +38,7 @@ export async function startOrchestratorProcess(o: OrchestratorProcessOptions): P
       BIND_HOST: '127.0.0.1',
       HTTP_PORT: '0',
       REPLICA_ID: `bench-orchestrator-${process.pid}`,
-      SEAL_SIGNING_KEY: BENCH_SEAL_KEYS.signingKey,
+      ...benchSealEnv.orchestrator,
       ...o.env,
     },
   });

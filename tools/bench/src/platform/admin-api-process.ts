@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { benchSealKey } from './seal-key';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
 /** Request rate limits no benchmark reaches: it measures the API's work, the limit's Redis command included. */
@@ -41,6 +43,10 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
       AUDIT_SIGNING_KEY: randomBytes(32).toString('base64'),
       // Required in production since /mcp keeps request state; the benchmark's single replica needs no shared one.
       MCP_STATE_KEY: randomBytes(32).toString('hex'),
+      // The orchestrator's seals are signed with the run's key; production lists the keys it accepts.
+      SEAL_PUBLIC_KEYS: benchSealKey().verifier,
+      // Signed checkpoints of the evidence log are written outside Postgres: in the run's own folder.
+      CHECKPOINT_DIR: join(o.outDir, 'checkpoints'),
       // The load comes from one address with a few keys, far past what one client may ask of a real API.
       ...BENCH_RATE_LIMITS,
       ...o.env,

@@ -1,3 +1,4 @@
+import { benchSealKey } from './seal-key';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
 export interface OrchestratorProcessOptions {
@@ -12,6 +13,7 @@ export interface OrchestratorProcessOptions {
   firmwareBaseUrl: string;
   outDir: string;
   profile?: 'cpu' | 'perf';
+  nodeOptions?: string[];
   /** More settings (e.g. CAMPAIGN_TICK_MS); they win over the defaults here. */
   env?: Record<string, string>;
 }
@@ -27,6 +29,7 @@ export async function startOrchestratorProcess(o: OrchestratorProcessOptions): P
     distDir: o.distDir,
     outDir: o.outDir,
     ...(o.profile ? { profile: o.profile } : {}),
+    ...(o.nodeOptions ? { nodeOptions: o.nodeOptions } : {}),
     env: {
       PATH: o.path,
       DATABASE_URL: o.databaseUrl,
@@ -37,6 +40,7 @@ export async function startOrchestratorProcess(o: OrchestratorProcessOptions): P
       BIND_HOST: '127.0.0.1',
       HTTP_PORT: '0',
       REPLICA_ID: `bench-orchestrator-${process.pid}`,
+      SEAL_SIGNING_KEY: benchSealKey().signing,
       ...o.env,
     },
   });

@@ -35,6 +35,8 @@ export interface SizingStep {
   startup: StartupCost;
   /** Live V8 heap per device after a full GC (from each service's /metrics), bytes. */
   heapPerDevice: Record<string, number>;
+  /** The heap V8 keeps committed, idle and with the fleet discovered (RSS minus this is memory outside the heap). */
+  heapCommitted: { idle: Record<string, number>; discovered: Record<string, number> };
   /** The run's database after discovery and after the call phases, bytes. */
   databaseBytes: { discovered: number; afterCalls: number };
   reads: CallPhaseResult;
@@ -47,6 +49,7 @@ export interface SizingStep {
 
 /** The services whose heap and memory a deployment pays for (the simulator and Redis are reported, not summed). */
 const SERVICES = ['broker', 'orchestrator', 'api'] as const;
+const COMMITTED = 'nodejs_heap_size_total_bytes';
 
 /**
  * One step of the sizing table on a platform of its own (as `npm start` runs its services: broker, orchestrator
@@ -84,11 +87,13 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
       say('could not raise the fleet process open-files limit');
     await collectAll(p);
     const heapIdle = await heapUsed(metricsUrls(p));
+    const committedIdle = await heapUsed(metricsUrls(p), COMMITTED);
     await snapshot('idle');
     say(`${o.devices} devices: power-on at ${o.bootsPerSecond}/s to all discovered`);
     const startup = await powerOnAndDiscover(p);
     await collectAll(p);
     const heapDiscovered = await heapUsed(metricsUrls(p));
+    const committedDiscovered = await heapUsed(metricsUrls(p), COMMITTED);
     await snapshot(`${startup.devices}-discovered`);
     const heapPerDevice = Object.fromEntries(
       Object.keys(heapDiscovered).map((name) => [
@@ -127,6 +132,7 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
       devices: startup.devices,
       startup,
       heapPerDevice,
+      heapCommitted: { idle: committedIdle, discovered: committedDiscovered },
       databaseBytes: { discovered: discoveredBytes, afterCalls: await databaseBytes(p.sql, p.db.name) },
       reads,
       setVolume: setVolumes,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AnnouncementsModule } from '../announcements/announcements.module';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
+import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
 import { CampaignTransitionsService } from './campaign-transitions.service';
@@ -8,7 +10,7 @@ import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
 
 @Module({
-  imports: [ApprovalStoreModule],
+  imports: [ApprovalStoreModule, AnnouncementsModule],
   controllers: [CampaignsController],
   providers: [
     CampaignsService,
@@ -16,6 +18,7 @@ import { CampaignsService } from './campaigns.service';
     CampaignReapprovalService,
     CampaignsRepository,
     CampaignTargetsRepository,
+    AnnouncementCampaignGate,
   ],
   exports: [CampaignsService, CampaignTransitionsService],
 })

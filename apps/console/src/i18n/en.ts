@@ -419,6 +419,7 @@ export const en = {
   'campaign.action.reboot': 'Reboot',
   'campaign.action.firmware': 'Firmware upgrade',
   'campaign.action.capability': 'Capability (each model’s own tool)',
+  'campaign.action.announcement': 'Announcement',
   'campaign.arguments_json': 'Arguments (JSON)',
   'campaign.arguments_invalid': 'The arguments must be a JSON object.',
   'campaign.reboot_note':

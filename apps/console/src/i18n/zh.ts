@@ -401,6 +401,7 @@ export const zh: Messages = {
   'campaign.action.reboot': '重启',
   'campaign.action.firmware': '固件升级',
   'campaign.action.capability': '能力（各型号自己的工具）',
+  'campaign.action.announcement': '通知',
   'campaign.arguments_json': '参数（JSON）',
   'campaign.arguments_invalid': '参数必须是一个 JSON 对象。',
   'campaign.reboot_note': '重启仅限用户：批量任务需等待另一人审批，之后每台设备以重新连接来验证。',

@@ -610,7 +610,7 @@ export const en = {
     'Played in the next voice session the device opens; verified when it says listen start after the speech.',
   'announce.how_note.both': 'The alert now, and the speech in the next voice session.',
   'announce.title_line': 'Title line (optional)',
-  'announce.language': 'Language (BCP 47)',
+  'announce.language': 'Spoken in (a BCP 47 tag)',
   'announce.deadline': 'Deliver within (seconds)',
   'announce.when': 'When',
   'announce.when.now': 'Now',

@@ -584,7 +584,7 @@ export const zh: Messages = {
   'announce.how_note.spoken': '在设备下次打开的语音会话中播放；设备播完后发出 listen start 即为已验证。',
   'announce.how_note.both': '立即提醒，并在下次语音会话中播报。',
   'announce.title_line': '标题（可选）',
-  'announce.language': '语言（BCP 47）',
+  'announce.language': '播报语种（BCP 47 标记）',
   'announce.deadline': '送达期限（秒）',
   'announce.when': '时间',
   'announce.when.now': '现在',

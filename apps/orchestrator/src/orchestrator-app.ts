@@ -7,6 +7,9 @@ import { createRedis, devicesInConversation, redisHealthCheck, watchRedis } from
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { CampaignRepository } from './campaigns/campaign-repository';
+import { AnnouncementCampaigns } from './campaigns/announcement-campaign';
+import { AnnouncementCampaignRepository } from './campaigns/announcement-campaign.repository';
+import { AnnouncementDeviceRate } from './campaigns/announcement-device-rate';
 import { CampaignRunner } from './campaigns/campaign-runner';
 import { PhaseRepository } from './campaigns/phase-repository';
 import { PhaseRunner } from './campaigns/phase-runner';
@@ -244,6 +247,15 @@ export async function startOrchestrator(
         webhooks,
         inVoiceSession: async (deviceId) => (await devicesInConversation(redis, [deviceId])).has(deviceId),
         firmwareBaseUrl: config.FIRMWARE_BASE_URL,
+        announcements: new AnnouncementCampaigns(
+          new AnnouncementCampaignRepository(pool),
+          new AnnouncementDeviceRate(
+            redis,
+            config.QUEUE_PREFIX,
+            config.ANNOUNCE_RATE_PER_DEVICE,
+            config.ANNOUNCE_RATE_WINDOW_S,
+          ),
+        ),
         logger,
         phases: phaseRunner,
         dispatchCap: {

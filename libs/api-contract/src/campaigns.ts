@@ -44,7 +44,9 @@ export const campaignSchema = z.strictObject({
   skipInSession: z.boolean(),
   doneWhen: z
     .enum(['verified', 'verified_or_acknowledged'])
-    .describe('which verdicts count as done for a device, for progress and the abort rule alike'),
+    .describe(
+      'which verdicts count as done for a device, for progress and the abort rule alike (an announcement campaign goes by its how instead: an alert once published, speech once verified)',
+    ),
   stateReason: z.string().nullable(),
   reapprovalOf: z
     .uuid()
@@ -97,7 +99,7 @@ export const progressSchema = z.strictObject({
   acknowledged: z
     .int()
     .describe(
-      'devices that said they did it, unverifiable, in a campaign whose doneWhen counts that as done',
+      'devices that said they did it, unverifiable, in a campaign whose doneWhen counts that as done; in an announcement campaign, devices whose alert was published (all an alert can prove)',
     ),
   failed: z.int(),
   skipped: z.int(),

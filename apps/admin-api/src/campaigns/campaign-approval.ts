@@ -1,5 +1,6 @@
-import { SYSTEM_REBOOT_TOOL, type CampaignAction, type CampaignSelector } from '@fleet/domain';
+import { ANNOUNCE_TOOL, SYSTEM_REBOOT_TOOL, type CampaignAction, type CampaignSelector } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
+import type { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import type { CampaignTargetsRepository } from './campaign-targets.repository';
 import type { CampaignRow } from './campaigns.repository';
 
@@ -8,12 +9,15 @@ const UPGRADE_TOOL = 'self.upgrade_firmware';
 
 /**
  * Whether a campaign must wait for a second person. A reboot and a firmware upgrade always do (an upgrade
- * through the OTA answer ends in a reboot); a tool does when any matched device gates it.
+ * through the OTA answer ends in a reboot); a tool does when any matched device gates it; an announcement when
+ * the admin's rule asks for a second person (more devices than ANNOUNCE_APPROVAL_ABOVE_DEVICES, or outside
+ * ANNOUNCE_APPROVAL_HOURS).
  */
 export async function actionIsGated(
   action: CampaignAction,
   selector: CampaignSelector,
   targets: Pick<CampaignTargetsRepository, 'toolIsGated'>,
+  announcements: Pick<AnnouncementCampaignGate, 'secondPerson'>,
 ): Promise<boolean> {
   switch (action.kind) {
     case 'reboot':
@@ -25,6 +29,8 @@ export async function actionIsGated(
       // Capabilities are the ordinary setters a profile maps (volume, brightness): not held for a person here; a
       // device whose mapped tool is sensitive is rejected by the orchestrator's gate, one device at a time.
       return false;
+    case 'announcement':
+      return (await announcements.secondPerson(selector)).result === 'awaiting_approval';
   }
 }
 
@@ -34,7 +40,13 @@ export async function actionIsGated(
  */
 export function approvalSubject(c: CampaignRow): { tool: string; arguments: unknown; argumentsHash: string } {
   const tool =
-    c.action.kind === 'tool' ? c.action.tool : c.action.kind === 'reboot' ? SYSTEM_REBOOT_TOOL : UPGRADE_TOOL;
+    c.action.kind === 'tool'
+      ? c.action.tool
+      : c.action.kind === 'reboot'
+        ? SYSTEM_REBOOT_TOOL
+        : c.action.kind === 'announcement'
+          ? ANNOUNCE_TOOL
+          : UPGRADE_TOOL;
   const args = { action: c.action, selector: c.selector };
   return { tool, arguments: args, argumentsHash: argumentsHash(`campaign:${c.id}`, tool, args) };
 }

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AnnouncementsModule } from '../announcements/announcements.module';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
 import { CampaignDefinitionsController } from './campaign-definitions.controller';
 import { CampaignDefinitionsRepository } from './campaign-definitions.repository';
 import { CampaignDefinitionsService } from './campaign-definitions.service';
+import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
 import { CampaignTransitionsService } from './campaign-transitions.service';
@@ -12,7 +14,7 @@ import { CampaignsService } from './campaigns.service';
 import { ReleaseCampaignsController } from './release-campaigns.controller';
 
 @Module({
-  imports: [ApprovalStoreModule],
+  imports: [ApprovalStoreModule, AnnouncementsModule],
   controllers: [CampaignsController, CampaignDefinitionsController, ReleaseCampaignsController],
   providers: [
     CampaignsService,
@@ -22,6 +24,7 @@ import { ReleaseCampaignsController } from './release-campaigns.controller';
     CampaignTargetsRepository,
     CampaignDefinitionsService,
     CampaignDefinitionsRepository,
+    AnnouncementCampaignGate,
   ],
   exports: [CampaignsService, CampaignTransitionsService],
 })

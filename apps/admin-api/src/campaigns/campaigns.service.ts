@@ -7,6 +7,7 @@ import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { CampaignTargetsRepository, type Progress, type TargetRow } from './campaign-targets.repository';
 import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
 import { campaignCursor, targetCursor, type PreviewBody, type PreviewView } from './campaigns.schemas';
+import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { actionIsGated } from './campaign-approval';
 import { definitionSha256 } from './campaign-seal';
 
@@ -23,6 +24,7 @@ export class CampaignsService {
     private readonly campaigns: CampaignsRepository,
     private readonly targets: CampaignTargetsRepository,
     private readonly approvals: ApprovalsRepository,
+    private readonly announcementGate: AnnouncementCampaignGate,
   ) {}
 
   async preview(body: PreviewBody): Promise<PreviewView> {
@@ -37,7 +39,14 @@ export class CampaignsService {
       byDialect: counts.byDialect,
       sample: counts.sample,
       ...(body.action
-        ? { needsApproval: await actionIsGated(body.action, body.selector, this.targets) }
+        ? {
+            needsApproval: await actionIsGated(
+              body.action,
+              body.selector,
+              this.targets,
+              this.announcementGate,
+            ),
+          }
         : {}),
       ...(firmware ? { willSkip: counts.willSkip } : {}),
     };
@@ -45,6 +54,7 @@ export class CampaignsService {
 
   async create(actor: Actor, spec: CampaignSpec, idempotencyKey?: string): Promise<CampaignView> {
     if (spec.action.kind === 'firmware') await this.firmware(spec.action.firmwareId);
+    if (spec.action.kind === 'announcement') await this.announcementGate.admit(actor, spec.action);
     const key = idempotencyKey ? `operator:${actor.operatorId}:${idempotencyKey}` : undefined;
     return this.view(await this.campaigns.create(spec, actor.operatorId, key));
   }

@@ -77,7 +77,8 @@ export function actionOf(f: CampaignForm): ActionResult {
     case 'reboot':
       return { ok: true, action: { kind: 'reboot' } };
     case 'capability':
-      // Capability campaigns are made through the API for now: the form offers tools.
+    case 'announcement':
+      // Capability and announcement campaigns are made through the API for now: the form offers tools.
       return { ok: false, problem: 'tool' };
     case 'firmware':
       return f.firmwareId

@@ -47,7 +47,8 @@ export class AnnouncementCampaigns {
     const spent = await this.rate.spend(deviceId);
     if (!spent.ok)
       return {
-        wait: `more than ${this.rate.perDevice} announcements in ${this.rate.windowS} s to this device; tried again in ${spent.retryAfterS} s`,
+        // The same words each round while it waits (no countdown), so a held device's row reads steadily.
+        wait: `more than ${this.rate.perDevice} announcements in ${this.rate.windowS} s to this device: it waits for the window to free one`,
       };
     const gate: GateRule[] = [
       {

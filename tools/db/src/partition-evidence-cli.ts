@@ -1,6 +1,7 @@
-// `npm run db:partition-evidence [-- --months-ahead 3 --lock-timeout 10s]`: opt-in. The first run converts the
-// plain evidence table into monthly partitions by created_at (one transaction: writers wait for it); every later
-// run only adds the partitions missing up to --months-ahead after the current month, so it suits a monthly cron
+// `npm run db:partition-evidence [-- --months-ahead 3 --lock-timeout 10s --extend-only]`: opt-in. The first run
+// converts the plain evidence table into monthly partitions by created_at (one transaction: writers wait for it);
+// every later run only adds the partitions missing up to --months-ahead after the current month. --extend-only never
+// converts (a plain table is left alone), which is what the monthly CronJob runs
 // (deploy/k8s/evidence-partitions-cronjob.yaml). See docs/SCALING.md, "Evidence partitioned by time".
 import { parseArgs } from 'node:util';
 import { runEvidencePartitioning } from '@fleet/db';
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
     options: {
       'months-ahead': { type: 'string', default: '3' },
       'lock-timeout': { type: 'string', default: '10s' },
+      'extend-only': { type: 'boolean', default: false },
     },
   });
   const options = parsePartitionArgs(values);

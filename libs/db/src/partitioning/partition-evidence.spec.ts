@@ -236,7 +236,31 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
   });
 });
 
-describe('converting evidence that carries what the conversion does not know', () => {
+describe('db:partition-evidence on a table it may not or cannot convert', () => {
+  it('leaves a plain table as it is when asked only to extend (the scheduled run)', async () => {
+    const testDb = await createTestDatabase();
+    const owner = new Client({ connectionString: testDb.ownerUrl });
+    await owner.connect();
+    try {
+      await expect(partitionEvidence(owner, { extendOnly: true })).resolves.toEqual({
+        layout: 'plain',
+        converted: false,
+        movedRows: 0,
+        createdPartitions: [],
+        partitions: [],
+      });
+      expect(
+        await count(
+          owner,
+          `SELECT count(*)::int AS n FROM pg_class WHERE relname = 'evidence' AND relkind = 'r'`,
+        ),
+      ).toBe(1);
+    } finally {
+      await owner.end();
+      await testDb.drop();
+    }
+  });
+
   it('stops, names the unknown index and leaves the plain table as it was', async () => {
     const testDb = await createTestDatabase();
     const owner = new Client({ connectionString: testDb.ownerUrl });

@@ -1,6 +1,9 @@
 import type { ClientBase } from 'pg';
 import { evidenceConversionRepository as conversion } from './evidence-conversion.repository';
-import { evidencePartitionsRepository as partitions } from './evidence-partitions.repository';
+import {
+  evidencePartitionsRepository as partitions,
+  type EvidenceLayout,
+} from './evidence-partitions.repository';
 import {
   addMonths,
   compareMonths,
@@ -21,9 +24,17 @@ export interface PartitionEvidenceOptions {
   lockTimeout?: string;
   /** The application's role, which must never get UPDATE, DELETE or TRUNCATE on evidence. */
   appRole?: string;
+  /**
+   * Never convert: a plain table is left alone (the run reports it and succeeds). What a scheduled run uses, so
+   * the schedule can ship with every deployment and the conversion, which holds the table's lock while it copies,
+   * stays a decision an operator takes.
+   */
+  extendOnly?: boolean;
 }
 
 export interface PartitionEvidenceReport {
+  /** The table as this run left it. */
+  layout: EvidenceLayout;
   /** True when this run turned the plain table into a partitioned one. */
   converted: boolean;
   /** Rows moved into partitions by the conversion (0 on a later run). */
@@ -61,10 +72,13 @@ export async function partitionEvidence(
   const lockTimeout = options.lockTimeout ?? '10s';
   await client.query('BEGIN');
   try {
+    const layout = await partitions.layout(client);
     const report =
-      (await partitions.layout(client)) === 'plain'
-        ? await convert(client, monthOf(now), last, lockTimeout, options.appRole ?? 'fleet_app')
-        : await extend(client, monthOf(now), last, lockTimeout);
+      layout === 'partitioned'
+        ? await extend(client, monthOf(now), last, lockTimeout)
+        : options.extendOnly
+          ? { layout, converted: false, movedRows: 0, createdPartitions: [], partitions: [] }
+          : await convert(client, monthOf(now), last, lockTimeout, options.appRole ?? 'fleet_app');
     await client.query('COMMIT');
     return report;
   } catch (err) {
@@ -103,7 +117,13 @@ async function convert(
     await grants.grant(client, table, granted);
     await grants.keepAppendOnly(client, table, appRole);
   }
-  return { converted: true, movedRows, createdPartitions: created, partitions: created };
+  return {
+    layout: 'partitioned',
+    converted: true,
+    movedRows,
+    createdPartitions: created,
+    partitions: created,
+  };
 }
 
 async function extend(
@@ -131,6 +151,7 @@ async function extend(
     new Set(await partitions.partitions(client, 'evidence')),
   );
   return {
+    layout: 'partitioned',
     converted: false,
     movedRows: 0,
     createdPartitions: created,

@@ -222,6 +222,7 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
   it('changes nothing when run again, and a month later adds only the month that came into range', async () => {
     const again = await partitionEvidence(owner);
     expect(again).toEqual({
+      layout: 'partitioned',
       converted: false,
       movedRows: 0,
       createdPartitions: [],

@@ -137,6 +137,7 @@ async function extend(
   // Nothing to add: no lock taken, so a cron run that finds the months ready costs the writers nothing.
   if (!missing(new Set(await partitions.partitions(client, 'evidence'))))
     return {
+      layout: 'partitioned',
       converted: false,
       movedRows: 0,
       createdPartitions: [],

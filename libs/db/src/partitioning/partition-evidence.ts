@@ -133,30 +133,21 @@ async function extend(
   lockTimeout: string,
 ): Promise<PartitionEvidenceReport> {
   const wanted = monthsBetween(current, last);
-  const missing = (existing: Set<string>) => wanted.some((m) => !existing.has(partitionName('evidence', m)));
-  // Nothing to add: no lock taken, so a cron run that finds the months ready costs the writers nothing.
-  if (!missing(new Set(await partitions.partitions(client, 'evidence'))))
-    return {
-      layout: 'partitioned',
-      converted: false,
-      movedRows: 0,
-      createdPartitions: [],
-      partitions: await partitions.partitions(client, 'evidence'),
-    };
-  await partitions.lock(client, lockTimeout);
-  // Read again under the lock: another run may have added them meanwhile.
-  const created = await createMonths(
-    client,
-    'evidence',
-    wanted,
-    new Set(await partitions.partitions(client, 'evidence')),
-  );
+  const present = async () => new Set(await partitions.partitions(client, 'evidence'));
+  const before = await present();
+  let created: string[] = [];
+  // Nothing missing: no lock taken, so a scheduled run that finds the months ready costs the writers nothing.
+  if (wanted.some((m) => !before.has(partitionName('evidence', m)))) {
+    await partitions.lock(client, lockTimeout);
+    // Read again under the lock: another run may have added them meanwhile.
+    created = await createMonths(client, 'evidence', wanted, await present());
+  }
   return {
     layout: 'partitioned',
     converted: false,
     movedRows: 0,
     createdPartitions: created,
-    partitions: await partitions.partitions(client, 'evidence'),
+    partitions: [...(await present())].sort(),
   };
 }
 

@@ -50,7 +50,7 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
         .insertInto('device')
         .values({ id: device, client_id: device, updated_at: new Date() })
         .execute();
-    for (let n = 1; n <= 6; n++) {
+    for (let n = 1; n <= 7; n++) {
       const device = n <= 3 ? DEVICE_NOW : DEVICE_PAST;
       await db
         .insertInto('call')
@@ -136,6 +136,55 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
       devices: 2,
       links: rowsBefore + 4,
     });
+  });
+
+  it("moves a call to sending and then seals it through the runner's one-statement steps, rows and seal in this month's partition", async () => {
+    const callId = callIdOf(7);
+    const queue = writer();
+    await expect(
+      queue.step({
+        partition: partitionOf(DEVICE_PAST),
+        callId,
+        deviceId: DEVICE_PAST,
+        transition: { to: 'sending', jsonrpcId: 1, connectionId: 'c-1', catalogVersionId: null },
+        rows: [
+          { stage: 'discovery', payload: { board: 'b' } },
+          { stage: 'decision', payload: { outcome: 'allowed' } },
+        ],
+      }),
+    ).resolves.toMatchObject({ moved: true });
+    // The seal is checked at commit by call_sealed_with_seal, which reads it back from the partitioned table.
+    await expect(
+      queue.step({
+        partition: partitionOf(DEVICE_PAST),
+        callId,
+        deviceId: DEVICE_PAST,
+        transition: {
+          to: 'finished',
+          verdict: 'verified',
+          reason: 'the reply is the effect',
+          result: { text: '{}', isError: false },
+          sealedAt: new Date(),
+        },
+        rows: [{ stage: 'effect', payload: { method: 'reply_is_effect' } }],
+      }),
+    ).resolves.toEqual({ moved: true });
+    const { rows } = await owner.query<{ stage: string; part: string }>(
+      'SELECT stage, tableoid::regclass::text AS part FROM evidence WHERE call_id = $1 ORDER BY seq',
+      [callId],
+    );
+    expect(rows).toEqual(
+      ['discovery', 'decision', 'effect', 'seal'].map((stage) => ({
+        stage,
+        part: partitionName('evidence', thisMonth),
+      })),
+    );
+    const call = await db
+      .selectFrom('call')
+      .select('state')
+      .where('id', '=', callId)
+      .executeTakeFirstOrThrow();
+    expect(call.state).toBe('finished');
   });
 
   it('refuses a duplicate (device_id, seq) with the constraint the writer retries on, even across months', async () => {

@@ -6,10 +6,10 @@ import { createPgPool, type Pool } from '../client/pg-pool';
 import { CommitQueue } from '../repositories/evidence/commit-queue';
 import { monthOf, partitionName } from './months';
 import { partitionEvidence } from './partition-evidence';
+import { FIXTURE_HOLDER, FIXTURE_LEASE, seedWriterFixture } from './writer-fixture';
 
 const DEVICE = 'a0:85:e3:00:03:01';
 const CALLS = ['00000000-0000-4000-8000-000000000301', '00000000-0000-4000-8000-000000000302'];
-const lease = { name: 'online-lease', token: '1' };
 
 // The conversion while the platform runs: a writer that arrives during it waits on the table's lock, then
 // commits into the partitioned table (its prepared statements re-planned), and a concurrent duplicate claim of a
@@ -37,24 +37,10 @@ describe('converting evidence while the orchestrator writes', () => {
     blocker = new Client({ connectionString: testDb.ownerUrl });
     monitor = new Client({ connectionString: testDb.ownerUrl });
     await Promise.all([owner.connect(), blocker.connect(), monitor.connect()]);
-    await db.insertInto('device').values({ id: DEVICE, client_id: DEVICE, updated_at: new Date() }).execute();
-    for (const id of CALLS)
-      await db
-        .insertInto('call')
-        .values({
-          id,
-          device_id: DEVICE,
-          partition: partitionOf(DEVICE),
-          tool: 't',
-          arguments: '{}',
-          origin: 'operator',
-          deadline_at: new Date(),
-        })
-        .execute();
-    await db
-      .insertInto('service_lease')
-      .values({ ...lease, holder: 'writer-1', expires_at: new Date(Date.now() + 600_000) })
-      .execute();
+    await seedWriterFixture(
+      db,
+      CALLS.map((callId) => ({ callId, deviceId: DEVICE })),
+    );
   });
   afterAll(async () => {
     await Promise.all([owner.end(), blocker.end(), monitor.end(), pool.end()]);
@@ -62,7 +48,7 @@ describe('converting evidence while the orchestrator writes', () => {
   });
 
   it('lets a writer that arrived during the conversion commit into the partitioned table, chained on', async () => {
-    const queue = new CommitQueue(pool, 'writer-1', () => lease, {
+    const queue = new CommitQueue(pool, FIXTURE_HOLDER, () => FIXTURE_LEASE, {
       maxConcurrentBatches: 1,
       maxBatchSize: 10,
     });

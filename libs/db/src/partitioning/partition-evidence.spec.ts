@@ -7,11 +7,11 @@ import { CommitQueue } from '../repositories/evidence/commit-queue';
 import { isChainConflict } from '../repositories/evidence/evidence-chain.repository';
 import { addMonths, monthOf, monthsBetween, partitionName } from './months';
 import { partitionEvidence, type PartitionEvidenceReport } from './partition-evidence';
+import { FIXTURE_HOLDER, FIXTURE_LEASE, seedWriterFixture } from './writer-fixture';
 
 const DEVICE_NOW = 'a0:85:e3:00:02:01';
 const DEVICE_PAST = 'a0:85:e3:00:02:02';
 const callIdOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const lease = { name: 'test-lease', token: '1' };
 const thisMonth = monthOf(new Date());
 // The 15th of a month before this one, at noon UTC: far from any month boundary.
 const pastInstant = (monthsBack: number) => {
@@ -28,7 +28,7 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
   let converted: PartitionEvidenceReport;
   let rowsBefore: number;
   const writer = () =>
-    new CommitQueue(pool, 'writer-1', () => lease, { maxConcurrentBatches: 1, maxBatchSize: 10 });
+    new CommitQueue(pool, FIXTURE_HOLDER, () => FIXTURE_LEASE, { maxConcurrentBatches: 1, maxBatchSize: 10 });
   const write = (callId: string, device: string) =>
     writer().submit(partitionOf(device), (tx) =>
       tx.appendEvidence(callId, device, [{ stage: 'decision', payload: { n: 1 } }], {
@@ -45,30 +45,13 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
     owner = new Client({ connectionString: testDb.ownerUrl });
     app = new Client({ connectionString: testDb.url });
     await Promise.all([owner.connect(), app.connect()]);
-    for (const device of [DEVICE_NOW, DEVICE_PAST])
-      await db
-        .insertInto('device')
-        .values({ id: device, client_id: device, updated_at: new Date() })
-        .execute();
-    for (let n = 1; n <= 7; n++) {
-      const device = n <= 3 ? DEVICE_NOW : DEVICE_PAST;
-      await db
-        .insertInto('call')
-        .values({
-          id: callIdOf(n),
-          device_id: device,
-          partition: partitionOf(device),
-          tool: 't',
-          arguments: '{}',
-          origin: 'operator',
-          deadline_at: new Date(),
-        })
-        .execute();
-    }
-    await db
-      .insertInto('service_lease')
-      .values({ ...lease, holder: 'writer-1', expires_at: new Date(Date.now() + 600_000) })
-      .execute();
+    await seedWriterFixture(
+      db,
+      [1, 2, 3, 4, 5, 6, 7].map((n) => ({
+        callId: callIdOf(n),
+        deviceId: n <= 3 ? DEVICE_NOW : DEVICE_PAST,
+      })),
+    );
     // Rows of this month through the orchestrator's writer, and an older chain of two earlier months.
     await write(callIdOf(1), DEVICE_NOW);
     await insertPastChain(owner, DEVICE_PAST, [

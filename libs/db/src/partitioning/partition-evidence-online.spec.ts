@@ -6,7 +6,7 @@ import { createPgPool, type Pool } from '../client/pg-pool';
 import { CommitQueue } from '../repositories/evidence/commit-queue';
 import { monthOf, partitionName } from './months';
 import { partitionEvidence } from './partition-evidence';
-import { FIXTURE_HOLDER, FIXTURE_LEASE, seedWriterFixture } from './writer-fixture';
+import { FIXTURE_HOLDER, FIXTURE_LEASE, seedWriterFixture } from './writer-fixture.repository';
 
 const DEVICE = 'a0:85:e3:00:03:01';
 const CALLS = ['00000000-0000-4000-8000-000000000301', '00000000-0000-4000-8000-000000000302'];

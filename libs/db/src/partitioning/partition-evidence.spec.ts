@@ -7,7 +7,7 @@ import { CommitQueue } from '../repositories/evidence/commit-queue';
 import { isChainConflict } from '../repositories/evidence/evidence-chain.repository';
 import { addMonths, monthOf, monthsBetween, partitionName } from './months';
 import { partitionEvidence, type PartitionEvidenceReport } from './partition-evidence';
-import { FIXTURE_HOLDER, FIXTURE_LEASE, seedWriterFixture } from './writer-fixture';
+import { FIXTURE_HOLDER, FIXTURE_LEASE, seedWriterFixture } from './writer-fixture.repository';
 
 const DEVICE_NOW = 'a0:85:e3:00:02:01';
 const DEVICE_PAST = 'a0:85:e3:00:02:02';

@@ -1,6 +1,8 @@
 import { partitionOf } from '@fleet/domain';
 import type { Database } from '../client/kysely';
 
+// Test setup of the partitioning specs, kept where queries are (a repository by its name).
+
 /** A lease the partitioning specs' writer commits under (CommitQueue locks it FOR KEY SHARE). */
 export const FIXTURE_LEASE = { name: 'partition-lease', token: '1' };
 export const FIXTURE_HOLDER = 'writer-1';

@@ -5,7 +5,10 @@
 // Each call ends with its seal link; `--sign off,on` runs every case with unsigned seals, then with seals signed by
 // an orchestrator key (Ed25519 over the seal's hash), back to back, so the cost of signing is read in one run.
 //   npm run bench:evidence-writes -- [--calls 10000] [--devices 1000] [--batches 1,10,200] [--writers 1,4]
-//                                    [--sign off,on] [--quiet-wait-sec 60]
+//                                    [--sign off,on] [--partitions 0] [--rounds 1] [--quiet-wait-sec 60]
+// `--partitions 0,4,25 --rounds 3` alternates the plain table (0) with the one db:partition-evidence makes, here with
+// 4 and with 25 monthly partitions, three times, so they are compared on the same machine in one run
+// (docs/BENCHMARKS.md §16).
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -23,6 +26,8 @@ async function main(): Promise<void> {
       batches: { type: 'string', default: '1,10,200' },
       writers: { type: 'string', default: '1,4' },
       sign: { type: 'string', default: 'off,on' },
+      partitions: { type: 'string', default: '0' },
+      rounds: { type: 'string', default: '1' },
       'quiet-wait-sec': { type: 'string', default: '60' },
     },
   });
@@ -33,9 +38,14 @@ async function main(): Promise<void> {
     if (s !== 'on' && s !== 'off') throw new Error('--sign takes on, off or both (off,on)');
     return s === 'on';
   });
-  for (const writers of list(values.writers))
-    for (const batch of list(values.batches))
-      for (const signed of signs) cases.push({ batch, writers, signed });
+  const layouts = list(values.partitions);
+  if (layouts.some((n) => !Number.isInteger(n) || n < 0 || n === 1))
+    throw new Error('--partitions takes 0 (the plain table) or counts of 2 and more');
+  for (let round = 0; round < Number(values.rounds); round++)
+    for (const partitions of layouts)
+      for (const writers of list(values.writers))
+        for (const batch of list(values.batches))
+          for (const signed of signs) cases.push({ batch, writers, signed, partitions });
   const results: EvidenceCaseResult[] = [];
   for (const c of cases) {
     results.push(
@@ -80,6 +90,7 @@ function summary(results: EvidenceCaseResult[]): string[] {
         'calls/tx',
         'writers',
         'seals',
+        'table',
         'sealed calls/s',
         'rows/s',
         'commit p50 / p95 / p99 ms',
@@ -91,6 +102,7 @@ function summary(results: EvidenceCaseResult[]): string[] {
         r.batch,
         r.writers,
         r.signed ? 'signed' : 'unsigned',
+        r.partitions > 0 ? `${r.partitions} monthly` : 'plain',
         r.callsPerSecond,
         r.rowsPerSecond,
         percentiles(r.commitMs),
@@ -99,6 +111,20 @@ function summary(results: EvidenceCaseResult[]): string[] {
         `${r.chainsWithoutGaps}/${r.rowsStored === r.rows ? 'all rows' : `${r.rowsStored} rows`}`,
       ]),
     ),
+    ...conversions(results),
+  ];
+}
+
+/** What converting each plain table afterwards took: the time writers would wait on its lock. */
+function conversions(results: EvidenceCaseResult[]): string[] {
+  const done = results.flatMap((r) => (r.conversion ? [r.conversion] : []));
+  if (done.length === 0) return [];
+  return [
+    '',
+    'Conversion of the plain table afterwards (db:partition-evidence, one transaction): ' +
+      done
+        .map((c) => `${c.rows} rows in ${c.ms} ms (${Math.round(c.rows / (c.ms / 1000))} rows/s)`)
+        .join('; '),
   ];
 }
 

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { generateKeyPairSync } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { sealSigner } from '@fleet/audit-export';
-import { CommitQueue, type EvidenceRowInput } from '@fleet/db';
+import { CommitQueue, partitionEvidence, type EvidenceRowInput } from '@fleet/db';
 import { partitionOf } from '@fleet/domain';
 import type { BenchConfig } from '../config';
 import { createBenchDatabase, queryNumber } from '../harness/bench-database';
@@ -21,6 +21,11 @@ export interface EvidenceCase {
   writers: number;
   /** Each seal link signed with an orchestrator key (Ed25519 over its hash), as the orchestrator does. */
   signed: boolean;
+  /**
+   * 0: the plain table the migrations create. Otherwise the table converted into this many monthly partitions
+   * (db:partition-evidence, with months ahead to make up the number) before the writes.
+   */
+  partitions: number;
 }
 
 export interface EvidenceCaseResult extends EvidenceCase {
@@ -38,6 +43,8 @@ export interface EvidenceCaseResult extends EvidenceCase {
   rowsStored: number;
   chainsWithoutGaps: number;
   machineBusyBefore: number;
+  /** A plain table's conversion afterwards, with the rows just written: how long its lock would be held. */
+  conversion?: { rows: number; ms: number };
 }
 
 /**
@@ -60,6 +67,7 @@ export async function runEvidenceCase(
       calls: o.calls,
       macPrefix: '02:5e',
     });
+    if (c.partitions > 0) await partitionEvidence(owner, { monthsAhead: c.partitions - 1 });
     const lease = { name: 'bench-evidence', token: '1' };
     const holder = `bench-${process.pid}`;
     await owner.query(
@@ -123,8 +131,14 @@ export async function runEvidenceCase(
       ),
       machineBusyBefore: round(machineBusyBefore),
     };
+    if (c.partitions === 0) {
+      const at = performance.now();
+      const converted = await partitionEvidence(owner);
+      result.conversion = { rows: converted.movedRows, ms: round(performance.now() - at, 0) };
+    }
     say(
-      `  up to ${c.batch} calls per transaction, ${c.writers} writers, seals ${c.signed ? 'signed' : 'unsigned'}: ` +
+      `  up to ${c.batch} calls per transaction, ${c.writers} writers, seals ${c.signed ? 'signed' : 'unsigned'}, ` +
+        `${c.partitions > 0 ? `${c.partitions} partitions` : 'plain table'}: ` +
         `${result.callsPerSecond} sealed calls/s, ${result.rowsPerSecond} rows/s, ` +
         `commit p50/p99 ${result.commitMs.p50}/${result.commitMs.p99} ms`,
     );

@@ -4,6 +4,7 @@
 // them at CAMPAIGN_DISPATCHES_PER_MINUTE, 10,000 by default) and minutes from approval to done, soaks included.
 //   npm run bench:phased-campaign -- [--devices 10000] [--canary 10] [--soak-sec 30] [--percents 25,100]
 //                                    [--in-flight 2000] [--image-kb 64] [--boot-rate 1000] [--quiet-wait-sec 120]
+//                                    [--ota-retry-ms 10000]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFirmwareCampaign, type CampaignResult } from './campaign/campaign-run';
@@ -21,6 +22,9 @@ async function main(): Promise<void> {
       'image-kb': { type: 'string', default: '64' },
       'boot-rate': { type: 'string', default: '1000' },
       'quiet-wait-sec': { type: 'string', default: '120' },
+      // On a busy machine check-ins time out at power-on and the firmware's doubling retry (10, 20, 40 s …) leaves
+      // a tail of devices minutes away from connecting; a shorter first retry only shortens the fleet's start-up.
+      'ota-retry-ms': { type: 'string' },
     },
   });
   const config = loadBenchConfig();
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
     outDir: join('/tmp', `bench-phased-campaign-${process.pid}`),
     distDir: join(config.root, 'dist'),
     quietWaitMs: Number(values['quiet-wait-sec']) * 1000,
+    ...(values['ota-retry-ms'] ? { otaRetryBaseMs: Number(values['ota-retry-ms']) } : {}),
     phases: {
       canary: Number(values.canary),
       canarySoakS: soakS,

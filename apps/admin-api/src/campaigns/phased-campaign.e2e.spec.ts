@@ -129,9 +129,8 @@ describe('a phased firmware campaign over simulated devices', () => {
       () => received.find((r) => r.event === 'campaign.gate_failed' && r.body.includes(id)),
       { what: 'the gate_failed webhook', timeoutMs: 30_000 },
     );
-    const told = JSON.parse(hook.body) as { data?: Json } & Json;
-    expect(JSON.stringify(told)).toContain(approver.operatorId);
-    expect(JSON.stringify(told)).toContain('effect_mismatch');
+    expect(hook.body).toContain(approver.operatorId);
+    expect(hook.body).toContain('effect_mismatch');
 
     // Going on needs a person with the operator role, and a reason.
     const byViewer = await p.h.request('POST', `/api/v1/campaigns/${id}/continue`, {

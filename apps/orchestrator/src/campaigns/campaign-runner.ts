@@ -35,6 +35,9 @@ export interface CampaignRunnerDeps {
 
 const LEASE = 'campaign-runner';
 
+/** Devices a round starts at once. */
+const DISPATCH_CONCURRENCY = 16;
+
 /** With no campaign running or paused, the runner looks this many rounds apart (a start waits at most that). */
 const IDLE_ROUNDS = 5;
 
@@ -149,9 +152,14 @@ export class CampaignRunner {
     );
     if (slots <= 0) return;
     const phased = phase !== 'unphased';
-    for (const candidate of await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50), phased)) {
-      if (slots <= 0) break;
-      if (await this.startTarget(c, candidate)) slots--;
+    const candidates = await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50), phased);
+    // A few devices at once (never more than the slots left): one at a time, each call's round trips to Postgres
+    // and Redis bound the pace far below the dispatch cap.
+    for (let i = 0; i < candidates.length && slots > 0;) {
+      const chunk = candidates.slice(i, i + Math.min(slots, DISPATCH_CONCURRENCY));
+      i += chunk.length;
+      const started = await Promise.all(chunk.map((t) => this.startTarget(c, t)));
+      slots -= started.filter(Boolean).length;
     }
   }
 

@@ -21,6 +21,8 @@ export interface CampaignOptions {
   outDir: string;
   distDir: string;
   quietWaitMs: number;
+  /** The devices' first OTA retry delay (the firmware's 10 s doubling) when the fleet's power-on is to be shortened. */
+  otaRetryBaseMs?: number;
   /** A phased rollout: the canary takes the first `canary` devices by id, then each percentage with its soak. */
   phases?: { canary: number; canarySoakS: number; percents: { percent: number; soakS: number }[] };
 }
@@ -77,7 +79,7 @@ export async function runFirmwareCampaign(config: BenchConfig, o: CampaignOption
     distDir: o.distDir,
     quietWaitMs: o.quietWaitMs,
     adminApi: true,
-    timings: { flashWriteMs },
+    timings: { flashWriteMs, ...(o.otaRetryBaseMs ? { otaRetryBaseMs: o.otaRetryBaseMs } : {}) },
   });
   try {
     say(`fleet of ${o.devices}: power-on, check-in, connect, discovery`);

@@ -8,12 +8,12 @@ import { metric, scrapeMetrics } from '../harness/proc-stats';
  */
 export async function heapUsed(
   metricsUrls: Record<string, string>,
-  name = 'nodejs_heap_size_used_bytes',
+  figure = 'nodejs_heap_size_used_bytes',
 ): Promise<Record<string, number>> {
   const entries = await Promise.all(
     Object.entries(metricsUrls).map(async ([name, url]) => {
       try {
-        return [name, metric(await scrapeMetrics(url), name) ?? 0] as const;
+        return [name, metric(await scrapeMetrics(url), figure) ?? 0] as const;
       } catch {
         return [name, 0] as const; // no /metrics answered: reported as 0, not guessed
       }

@@ -28,6 +28,8 @@ export interface SizingStepOptions {
   quietWaitMs: number;
   /** Heap snapshots of the broker and the orchestrator with no device and with the fleet discovered. */
   heapSnapshots?: boolean;
+  /** V8's largest semi-space for the services, MB (`--max-semi-space-size`); Node's default when absent. */
+  semiSpaceMb?: number;
 }
 
 export interface SizingStep {
@@ -70,6 +72,7 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
     adminApi: true,
     brokerOpenFiles: o.devices + 5_000,
     ...(o.heapSnapshots ? { heapSnapshotDir: snapshotDir } : {}),
+    ...(o.semiSpaceMb ? { serviceNodeOptions: [`--max-semi-space-size=${o.semiSpaceMb}`] } : {}),
   });
   const heapSnapshots: string[] = [];
   const snapshot = async (when: string) => {

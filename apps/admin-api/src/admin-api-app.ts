@@ -65,7 +65,8 @@ export async function startAdminApi(config: AdminApiConfig, logger: Logger): Pro
   app.setGlobalPrefix(API_PREFIX, { exclude: ['healthz', 'metrics'] });
   await registerDocs(app, document);
   registerConsole(app, logger); // the web console at `/`, when built
-  app.enableShutdownHooks([]); // signals are handled by runService, which calls stop()
+  // No enableShutdownHooks: signals are runService's, which calls stop() (app.close() runs the lifecycle hooks).
+  // Given no list, Nest would listen to every signal it knows, SIGHUP and SIGUSR2 included, and close the app on any.
   // Its Redis link fails fast while not connected: give it a moment to connect before the first request.
   await redisReady(app.get<Redis>(REDIS), 2_000);
   await app.listen(config.HTTP_PORT, config.BIND_HOST);

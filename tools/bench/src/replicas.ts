@@ -1,4 +1,4 @@
-// Past one node (docs/BENCHMARKS.md §16, docs/SCALING.md): the same fleet and calls through one broker and one
+// Past one node (docs/BENCHMARKS.md §19, docs/SCALING.md): the same fleet and calls through one broker and one
 // orchestrator, then through broker and orchestrator replicas (brokers in cluster mode over Redis, orchestrators
 // sharing the call partitions by lease), with one orchestrator killed during a phase. Every call must be sealed.
 //   npm run bench:replicas -- [--layouts 1x1,2x2] [--devices 2000] [--rounds 2] [--boot-rate 400]

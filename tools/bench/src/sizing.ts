@@ -1,9 +1,10 @@
-// The sizing table (docs/BENCHMARKS.md §16, README "How many devices"): the platform as `npm start` runs its
+// The sizing table (docs/BENCHMARKS.md §18, README "How many devices"): the platform as `npm start` runs its
 // services, one fresh platform per fleet size, each step reporting power-on to all discovered, CPU and memory per
 // device per process after GC, the database's size, fleet-wide reads and verified set_volume per second, a lone
 // call's latency under the connected fleet, and the first resource to run out.
 //   npm run bench:sizing -- [--steps 1000,5000,10000,20000] [--boot-rate 250] [--rounds 2] [--lone-calls 300]
 //                           [--quiet-wait-sec 60] [--dist <dir>] [--heap-snapshots]
+//                           [--semi-space-mb <MB>]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBenchConfig } from './config';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
       dist: { type: 'string' },
       /** Heap snapshots of broker and orchestrator at 0 devices and with each step's fleet discovered. */
       'heap-snapshots': { type: 'boolean', default: false },
+      /** V8's largest semi-space of the services in MB (the young generation a burst grows and GC keeps). */
+      'semi-space-mb': { type: 'string' },
     },
   });
   const config = loadBenchConfig();
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
         distDir: values.dist ?? join(config.root, 'dist'),
         quietWaitMs: Number(values['quiet-wait-sec']) * 1000,
         heapSnapshots: values['heap-snapshots'],
+        ...(values['semi-space-mb'] ? { semiSpaceMb: Number(values['semi-space-mb']) } : {}),
       }),
     );
   }
@@ -55,6 +59,7 @@ function row(s: SizingStep): SizingRow {
     discoveredSeconds: s.startup.seconds,
     cpuMsPerDevice: s.startup.cpuMsPerDevice,
     rssPerDevice: Object.fromEntries(Object.entries(s.startup.memory).map(([k, v]) => [k, v.perDevice])),
+    rssDiscovered: Object.fromEntries(Object.entries(s.startup.memory).map(([k, v]) => [k, v.discovered])),
     heapPerDevice: s.heapPerDevice,
     databaseBytes: s.databaseBytes,
     readsPerSecond: s.reads.callsPerSecond,

@@ -15,6 +15,7 @@ export interface AdminApiProcessOptions {
   outDir: string;
   /** `--cpu-prof` into outDir (written on a clean exit), or `--perf-basic-prof` for `perf record`. */
   profile?: 'cpu' | 'perf';
+  nodeOptions?: string[];
   env?: Record<string, string>;
 }
 
@@ -29,6 +30,7 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
     distDir: o.distDir,
     outDir: o.outDir,
     ...(o.profile ? { profile: o.profile } : {}),
+    ...(o.nodeOptions ? { nodeOptions: o.nodeOptions } : {}),
     env: {
       PATH: o.path,
       DATABASE_URL: o.databaseUrl,

@@ -40,6 +40,8 @@ export interface PlatformOptions {
   quietWaitMs: number;
   /** Lets `takeHeapSnapshot` ask the broker and the orchestrator for heap snapshots, written here. */
   heapSnapshotDir?: string;
+  /** More Node options for the broker, the orchestrator and the admin API (e.g. V8 heap sizing flags). */
+  serviceNodeOptions?: string[];
   /** The broker's open-files limit (a fleet past the shell's own limit needs more than it inherits). */
   brokerOpenFiles?: number;
   /** Another simulated fleet than xiaozhi devices on the broker's OTA and MQTT (the ListenAI fleet). */
@@ -93,7 +95,7 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
       outDir: o.outDir,
       ...(o.brokerProfile ? { profile: o.brokerProfile } : {}),
       ...(o.brokerOpenFiles ? { openFiles: o.brokerOpenFiles } : {}),
-      ...(o.heapSnapshotDir ? { nodeOptions: heapSnapshotArgs(o.heapSnapshotDir) } : {}),
+      nodeOptions: nodeOptions(o),
     });
     stops.push(async () => {
       const code = await broker.stop();
@@ -110,7 +112,7 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
       outDir: o.outDir,
       ...(o.orchestratorProfile ? { profile: o.orchestratorProfile } : {}),
       ...(o.orchestratorEnv ? { env: o.orchestratorEnv } : {}),
-      ...(o.heapSnapshotDir ? { nodeOptions: heapSnapshotArgs(o.heapSnapshotDir) } : {}),
+      nodeOptions: nodeOptions(o),
     });
     stops.push(async () => {
       const code = await orchestrator.stop();
@@ -127,9 +129,13 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
         outDir: o.outDir,
         ...(o.adminApiProfile ? { profile: o.adminApiProfile } : {}),
         ...(o.adminApiEnv ? { env: o.adminApiEnv } : {}),
+        nodeOptions: o.serviceNodeOptions ?? [],
       });
       const started = api;
-      stops.push(() => started.stop());
+      stops.push(async () => {
+        const code = await started.stop();
+        if (code !== 0) say(`admin API exited with ${code}`);
+      });
     }
     const fleet = o.startFleet
       ? await o.startFleet({ broker, sql })
@@ -166,4 +172,8 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
     await stopAll();
     throw err;
   }
+}
+
+function nodeOptions(o: PlatformOptions): string[] {
+  return [...(o.serviceNodeOptions ?? []), ...(o.heapSnapshotDir ? heapSnapshotArgs(o.heapSnapshotDir) : [])];
 }

@@ -1,21 +1,29 @@
 import { metric, scrapeMetrics } from '../harness/proc-stats';
 
+export interface HeapFigures {
+  /** `nodejs_heap_size_used_bytes`: the live heap, just after a full GC. */
+  used: number;
+  /** `nodejs_heap_size_total_bytes`: the heap V8 keeps committed (RSS minus this is memory outside the heap). */
+  committed: number;
+}
+
 /**
- * The V8 heap in use of each service (or another of prom-client's process figures, such as the heap V8 has
- * committed, `nodejs_heap_size_total_bytes`), read from its own /metrics (prom-client's `nodejs_heap_size_used_bytes`):
- * taken just after a full GC (harness/gc-on-signal), it is the live heap, which a busy machine does not change.
- * prom-client computes the figure at scrape time, so the scrape itself adds a few KB at most.
+ * Each service's V8 heap, read from its own /metrics (prom-client's default figures, computed at scrape time):
+ * taken just after a full GC (harness/gc-on-signal), `used` is the live heap, which a busy machine does not change.
+ * A service whose /metrics does not answer reads 0, not a guess.
  */
-export async function heapUsed(
-  metricsUrls: Record<string, string>,
-  name = 'nodejs_heap_size_used_bytes',
-): Promise<Record<string, number>> {
+export async function heapAfterGc(metricsUrls: Record<string, string>): Promise<Record<string, HeapFigures>> {
   const entries = await Promise.all(
     Object.entries(metricsUrls).map(async ([name, url]) => {
       try {
-        return [name, metric(await scrapeMetrics(url), name) ?? 0] as const;
+        const values = await scrapeMetrics(url);
+        const figures: HeapFigures = {
+          used: metric(values, 'nodejs_heap_size_used_bytes') ?? 0,
+          committed: metric(values, 'nodejs_heap_size_total_bytes') ?? 0,
+        };
+        return [name, figures] as const;
       } catch {
-        return [name, 0] as const; // no /metrics answered: reported as 0, not guessed
+        return [name, { used: 0, committed: 0 }] as const;
       }
     }),
   );

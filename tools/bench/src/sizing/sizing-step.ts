@@ -13,7 +13,7 @@ import { startBenchPlatform, type BenchPlatform } from '../platform/bench-platfo
 import { powerOnAndDiscover, type StartupCost } from '../platform/fleet-startup';
 import { databaseBytes } from './database-size';
 import { firstLimit, type FirstLimit } from './first-limit';
-import { heapUsed } from './heap-after-gc';
+import { heapAfterGc, type HeapFigures } from './heap-after-gc';
 import { memoryAvailable, openDescriptors, raiseOpenFiles } from './machine-resources';
 
 export interface SizingStepOptions {
@@ -28,6 +28,8 @@ export interface SizingStepOptions {
   quietWaitMs: number;
   /** Heap snapshots of the broker and the orchestrator with no device and with the fleet discovered. */
   heapSnapshots?: boolean;
+  /** V8's largest semi-space for the services, MB (`--max-semi-space-size`); Node's default when absent. */
+  semiSpaceMb?: number;
 }
 
 export interface SizingStep {
@@ -49,7 +51,6 @@ export interface SizingStep {
 
 /** The services whose heap and memory a deployment pays for (the simulator and Redis are reported, not summed). */
 const SERVICES = ['broker', 'orchestrator', 'api'] as const;
-const COMMITTED = 'nodejs_heap_size_total_bytes';
 
 /**
  * One step of the sizing table on a platform of its own (as `npm start` runs its services: broker, orchestrator
@@ -70,6 +71,7 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
     adminApi: true,
     brokerOpenFiles: o.devices + 5_000,
     ...(o.heapSnapshots ? { heapSnapshotDir: snapshotDir } : {}),
+    ...(o.semiSpaceMb ? { serviceNodeOptions: [`--max-semi-space-size=${o.semiSpaceMb}`] } : {}),
   });
   const heapSnapshots: string[] = [];
   const snapshot = async (when: string) => {
@@ -86,19 +88,17 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
     if (!raiseOpenFiles(p.fleet.pid, o.devices + 5_000))
       say('could not raise the fleet process open-files limit');
     await collectAll(p);
-    const heapIdle = await heapUsed(metricsUrls(p));
-    const committedIdle = await heapUsed(metricsUrls(p), COMMITTED);
+    const heapIdle = await heapAfterGc(metricsUrls(p));
     await snapshot('idle');
     say(`${o.devices} devices: power-on at ${o.bootsPerSecond}/s to all discovered`);
     const startup = await powerOnAndDiscover(p);
     await collectAll(p);
-    const heapDiscovered = await heapUsed(metricsUrls(p));
-    const committedDiscovered = await heapUsed(metricsUrls(p), COMMITTED);
+    const heapDiscovered = await heapAfterGc(metricsUrls(p));
     await snapshot(`${startup.devices}-discovered`);
     const heapPerDevice = Object.fromEntries(
       Object.keys(heapDiscovered).map((name) => [
         name,
-        Math.round(((heapDiscovered[name] ?? 0) - (heapIdle[name] ?? 0)) / startup.devices),
+        Math.round(((heapDiscovered[name]?.used ?? 0) - (heapIdle[name]?.used ?? 0)) / startup.devices),
       ]),
     );
     const discoveredBytes = await databaseBytes(p.sql, p.db.name);
@@ -132,7 +132,7 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
       devices: startup.devices,
       startup,
       heapPerDevice,
-      heapCommitted: { idle: committedIdle, discovered: committedDiscovered },
+      heapCommitted: { idle: committedOf(heapIdle), discovered: committedOf(heapDiscovered) },
       databaseBytes: { discovered: discoveredBytes, afterCalls: await databaseBytes(p.sql, p.db.name) },
       reads,
       setVolume: setVolumes,
@@ -144,6 +144,10 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
     await client?.close();
     await p.stop();
   }
+}
+
+function committedOf(heap: Record<string, HeapFigures>): Record<string, number> {
+  return Object.fromEntries(Object.entries(heap).map(([name, h]) => [name, h.committed]));
 }
 
 function metricsUrls(p: BenchPlatform): Record<string, string> {

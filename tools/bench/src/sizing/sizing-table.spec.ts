@@ -2,6 +2,7 @@ import { sizingTable, type SizingRow } from './sizing-table';
 
 const row = (devices: number): SizingRow => ({
   devices,
+  rssDiscovered: { broker: 100 * 2 ** 20 + devices * 8_192, orchestrator: 120 * 2 ** 20 + devices * 2_048 },
   discoveredSeconds: 4.2,
   cpuMsPerDevice: { broker: 2.5, orchestrator: 1.5, api: 0.1, postgres: 3, redis: 0.05 },
   rssPerDevice: { broker: 10_240, orchestrator: 5_120, api: 0 },
@@ -23,6 +24,9 @@ describe('sizingTable', () => {
     );
     expect(lines).toContain(
       '| Postgres database: discovered / after the calls | 20 MB / 30 MB | 20 MB / 30 MB |',
+    );
+    expect(lines).toContain(
+      '| RSS KB per device added since the previous step: broker / orchestrator | – / – | 8.0 / 2.0 |',
     );
     expect(lines[lines.length - 1]).toBe('| first resource to run out | cpu | cpu |');
   });

@@ -6,6 +6,8 @@ export interface SizingRow {
   discoveredSeconds: number;
   cpuMsPerDevice: Record<string, number>;
   rssPerDevice: Record<string, number>;
+  /** RSS after GC with the fleet discovered, bytes (the slope between steps leaves out what does not grow with N). */
+  rssDiscovered: Record<string, number>;
   heapPerDevice: Record<string, number>;
   databaseBytes: { discovered: number; afterCalls: number };
   readsPerSecond: number;
@@ -23,6 +25,13 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
  * "How many devices" quotes).
  */
 export function sizingTable(rows: readonly SizingRow[]): string[] {
+  const slope = (r: SizingRow, name: string) => {
+    const previous = rows[rows.indexOf(r) - 1];
+    if (!previous || r.devices <= previous.devices) return '–';
+    return kb(
+      ((r.rssDiscovered[name] ?? 0) - (previous.rssDiscovered[name] ?? 0)) / (r.devices - previous.devices),
+    );
+  };
   const lines: [string, (r: SizingRow) => string][] = [
     ['power-on to all discovered', (r) => `${r.discoveredSeconds} s`],
     [
@@ -38,6 +47,10 @@ export function sizingTable(rows: readonly SizingRow[]): string[] {
       'RSS KB per device after GC: broker / orchestrator / API',
       (r) =>
         `${kb(r.rssPerDevice['broker'])} / ${kb(r.rssPerDevice['orchestrator'])} / ${kb(r.rssPerDevice['api'])}`,
+    ],
+    [
+      'RSS KB per device added since the previous step: broker / orchestrator',
+      (r) => `${slope(r, 'broker')} / ${slope(r, 'orchestrator')}`,
     ],
     [
       'heap KB per device after GC: broker / orchestrator',

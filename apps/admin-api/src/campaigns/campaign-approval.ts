@@ -1,6 +1,13 @@
-import { SYSTEM_REBOOT_TOOL, type CampaignAction, type CampaignSelector } from '@fleet/domain';
+import {
+  campaignActionTool,
+  SYSTEM_REBOOT_TOOL,
+  type CampaignAction,
+  type CampaignSelector,
+} from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import type { CampaignTargetsRepository } from './campaign-targets.repository';
+import { capabilityIsGated } from './campaign-tool-gate';
+import type { CampaignToolsRepository } from './campaign-tools.repository';
 import type { CampaignRow } from './campaigns.repository';
 
 /** The firmware's upgrade tool is user-only (xiaozhi AddUserOnlyTool), as is a reboot of any kind. */
@@ -8,12 +15,14 @@ const UPGRADE_TOOL = 'self.upgrade_firmware';
 
 /**
  * Whether a campaign must wait for a second person. A reboot and a firmware upgrade always do (an upgrade
- * through the OTA answer ends in a reboot); a tool does when any matched device gates it.
+ * through the OTA answer ends in a reboot); a tool does when any matched device gates it, and a capability
+ * when the tool any matched device would carry it out with is gated there.
  */
 export async function actionIsGated(
   action: CampaignAction,
   selector: CampaignSelector,
   targets: Pick<CampaignTargetsRepository, 'toolIsGated'>,
+  tools: Pick<CampaignToolsRepository, 'ofSelector'>,
 ): Promise<boolean> {
   switch (action.kind) {
     case 'reboot':
@@ -21,10 +30,12 @@ export async function actionIsGated(
       return true;
     case 'tool':
       return targets.toolIsGated(selector, action.tool);
-    case 'capability':
-      // Capabilities are the ordinary setters a profile maps (volume, brightness): not held for a person here; a
-      // device whose mapped tool is sensitive is rejected by the orchestrator's gate, one device at a time.
-      return false;
+    case 'capability': {
+      // Held for a person as a whole, like a firmware campaign, rather than each device's call refused by the
+      // orchestrator's gate for want of an approved campaign.
+      const facts = await tools.ofSelector(selector);
+      return capabilityIsGated(action, facts.devices, facts.profiles);
+    }
   }
 }
 
@@ -34,7 +45,11 @@ export async function actionIsGated(
  */
 export function approvalSubject(c: CampaignRow): { tool: string; arguments: unknown; argumentsHash: string } {
   const tool =
-    c.action.kind === 'tool' ? c.action.tool : c.action.kind === 'reboot' ? SYSTEM_REBOOT_TOOL : UPGRADE_TOOL;
+    c.action.kind === 'tool' || c.action.kind === 'capability'
+      ? campaignActionTool(c.action)
+      : c.action.kind === 'reboot'
+        ? SYSTEM_REBOOT_TOOL
+        : UPGRADE_TOOL;
   const args = { action: c.action, selector: c.selector };
   return { tool, arguments: args, argumentsHash: argumentsHash(`campaign:${c.id}`, tool, args) };
 }

@@ -29,7 +29,7 @@ export interface TargetRow {
  * The devices a selector matches: active ones meeting every criterion given; within `groups` or `tags`, any
  * one of those listed. Shared by the preview and by the freeze, so both count the same devices.
  */
-function selectorWhere(s: CampaignSelector) {
+export function selectorWhere(s: CampaignSelector) {
   const where = [sql<boolean>`d.status = 'active'`];
   if (s.deviceIds) where.push(sql<boolean>`d.id = ANY (${s.deviceIds}::text[])`);
   if (s.board !== undefined) where.push(sql<boolean>`d.board = ${s.board}`);

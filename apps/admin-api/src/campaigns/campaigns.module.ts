@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApprovalStoreModule } from '../approvals/approval-store.module';
 import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
+import { CampaignToolsRepository } from './campaign-tools.repository';
 import { CampaignTransitionsService } from './campaign-transitions.service';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsRepository } from './campaigns.repository';
@@ -16,6 +17,7 @@ import { CampaignsService } from './campaigns.service';
     CampaignReapprovalService,
     CampaignsRepository,
     CampaignTargetsRepository,
+    CampaignToolsRepository,
   ],
   exports: [CampaignsService, CampaignTransitionsService],
 })

@@ -8,6 +8,7 @@ import { CampaignTargetsRepository, type Progress, type TargetRow } from './camp
 import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
 import { campaignCursor, targetCursor, type PreviewBody, type PreviewView } from './campaigns.schemas';
 import { actionIsGated } from './campaign-approval';
+import { CampaignToolsRepository } from './campaign-tools.repository';
 
 export type CampaignView = CampaignRow & { progress: Progress; approvalId: string | null };
 
@@ -18,6 +19,7 @@ export class CampaignsService {
     private readonly campaigns: CampaignsRepository,
     private readonly targets: CampaignTargetsRepository,
     private readonly approvals: ApprovalsRepository,
+    private readonly tools: CampaignToolsRepository,
   ) {}
 
   async preview(body: PreviewBody): Promise<PreviewView> {
@@ -32,7 +34,7 @@ export class CampaignsService {
       byDialect: counts.byDialect,
       sample: counts.sample,
       ...(body.action
-        ? { needsApproval: await actionIsGated(body.action, body.selector, this.targets) }
+        ? { needsApproval: await actionIsGated(body.action, body.selector, this.targets, this.tools) }
         : {}),
       ...(firmware ? { willSkip: counts.willSkip } : {}),
     };

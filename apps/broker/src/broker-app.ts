@@ -243,7 +243,7 @@ export async function startBroker(config: BrokerConfig, logger: Logger): Promise
     const httpLimits = edgeHttpOptions(config.EDGE_HEADERS_TIMEOUT_MS);
     const http = Fastify({
       logger: false,
-      trustProxy: true,
+      trustProxy: config.DEVICE_HTTP_TRUST_PROXY,
       http: httpLimits,
       requestTimeout: httpLimits.requestTimeout!,
       keepAliveTimeout: httpLimits.keepAliveTimeout!,

@@ -89,6 +89,12 @@ const schema = z.object({
   EDGE_PENDING_MAX: envInt(4096, { min: 1, max: 1_000_000 }),
   EDGE_PENDING_PER_ADDRESS: envInt(256, { min: 1, max: 1_000_000 }),
   /** From TCP accept to the last request header (device HTTP) or an accepted link (the link's upgrade). */
+  /**
+   * Take the client address from X-Forwarded-For on the device HTTP. Off unless a proxy that sets it stands in
+   * front (the deployment's balancer passes TCP through and sets nothing): trusted, any device could name its own
+   * address and escape the per-address activation budget.
+   */
+  DEVICE_HTTP_TRUST_PROXY: envBoolean(false),
   EDGE_HEADERS_TIMEOUT_MS: envInt(5_000, { min: 200, max: 120_000 }),
   /** From TCP accept to an accepted MQTT CONNECT (a TLS handshake on a slow device included). */
   EDGE_CONNECT_TIMEOUT_MS: envInt(10_000, { min: 200, max: 120_000 }),

@@ -47,6 +47,12 @@ const schema = z.object({
   REBOOT_VERIFY_MS: envInt(120_000, { min: 1_000 }),
   /** How long an announcement's speech, once begun in a session, may take to be seen through. */
   ANNOUNCE_PLAYBACK_MAX_MS: envInt(120_000, { min: 1_000 }),
+  /**
+   * Announcements one device may be sent per ANNOUNCE_RATE_WINDOW_S: an announcement campaign spends the same
+   * Redis budget as the admin API's route, so both services must be given the same two values.
+   */
+  ANNOUNCE_RATE_PER_DEVICE: envInt(10, { min: 1 }),
+  ANNOUNCE_RATE_WINDOW_S: envInt(60, { min: 1, max: 24 * 3600 }),
   /** An upgrade (download, flash, reboot) is verified when the new version reports within this time. */
   UPGRADE_VERIFY_MS: envInt(600_000, { min: 1_000 }),
   /** How fresh a result must be for the rules derived from "you must call X first". */
@@ -75,6 +81,8 @@ const schema = z.object({
   /** The longest the sweep sleeps when nothing it knows of is due sooner (lost wake-ups are found within it). */
   SWEEP_IDLE_MS: envInt(10_000, { min: 50 }),
   CAMPAIGN_TICK_MS: envInt(1_000, { min: 50 }),
+  /** Campaign dispatches (device calls) per minute across the platform, all campaigns together (DESIGN §3). */
+  CAMPAIGN_DISPATCHES_PER_MINUTE: envInt(10_000, { min: 1, max: 10_000 }),
   /** How often a reboot or upgrade held for a conversation looks again whether it ended (DESIGN §4 busy lock). */
   BUSY_RECHECK_MS: envInt(1_000, { min: 50 }),
 });

@@ -7,7 +7,12 @@ import { createRedis, devicesInConversation, redisHealthCheck, watchRedis } from
 import { listenHttp, registerOpsRoutes, StopStack, type StopFunction } from '@fleet/runtime';
 import { createMetricsRegistry, type Logger } from '@fleet/telemetry';
 import { CampaignRepository } from './campaigns/campaign-repository';
+import { AnnouncementCampaigns } from './campaigns/announcement-campaign';
+import { AnnouncementCampaignRepository } from './campaigns/announcement-campaign.repository';
+import { AnnouncementDeviceRate } from './campaigns/announcement-device-rate';
 import { CampaignRunner } from './campaigns/campaign-runner';
+import { PhaseRepository } from './campaigns/phase-repository';
+import { PhaseRunner } from './campaigns/phase-runner';
 import { BusyLock } from './calls/busy-lock';
 import { CallRepository } from './calls/call-repository';
 import { CallRunner } from './calls/call-runner';
@@ -233,16 +238,41 @@ export async function startOrchestrator(
     sweep.dueBy = (at) => sweeper.dueBy(at);
     sweeper.start();
     stack.push('sweeper', () => Promise.resolve(sweeper.stop()));
+    const phaseRepository = new PhaseRepository(pool);
+    const campaignRepository = new CampaignRepository(pool);
+    const phaseRunner = new PhaseRunner({
+      phases: phaseRepository,
+      events,
+      webhooks,
+      versionOf: async (action) =>
+        action.kind === 'firmware'
+          ? ((await campaignRepository.firmware(action.firmwareId))?.version ?? '')
+          : '',
+    });
     const campaigns = new CampaignRunner(
       {
-        campaigns: new CampaignRepository(pool),
+        campaigns: campaignRepository,
         leases,
         calls: callRequests,
         events,
         webhooks,
         inVoiceSession: async (deviceId) => (await devicesInConversation(redis, [deviceId])).has(deviceId),
         firmwareBaseUrl: config.FIRMWARE_BASE_URL,
+        announcements: new AnnouncementCampaigns(
+          new AnnouncementCampaignRepository(pool),
+          new AnnouncementDeviceRate(
+            redis,
+            config.QUEUE_PREFIX,
+            config.ANNOUNCE_RATE_PER_DEVICE,
+            config.ANNOUNCE_RATE_WINDOW_S,
+          ),
+        ),
         logger,
+        phases: phaseRunner,
+        dispatchCap: {
+          perMinute: config.CAMPAIGN_DISPATCHES_PER_MINUTE,
+          dispatchedLastMinute: () => phaseRepository.dispatchedLastMinute(),
+        },
       },
       config.CAMPAIGN_TICK_MS,
     );

@@ -12,7 +12,13 @@ import {
   callListSchema,
   callSchema,
 } from './calls';
-import { campaignListSchema, campaignTargetListSchema, campaignViewSchema, previewSchema } from './campaigns';
+import {
+  campaignListSchema,
+  campaignTargetListSchema,
+  campaignViewSchema,
+  previewSchema,
+  releaseCampaignListSchema,
+} from './campaigns';
 import { catalogDiffSchema, catalogVersionSchema, deviceCatalogSchema, markingSchema } from './catalog';
 import {
   deviceDetailSchema,
@@ -126,11 +132,15 @@ export const ANSWERS = {
   'POST /campaigns/:id/pause': campaignViewSchema,
   'POST /campaigns/:id/resume': campaignViewSchema,
   'POST /campaigns/:id/cancel': campaignViewSchema,
+  'PATCH /campaigns/:id': campaignViewSchema,
+  'POST /campaigns/:id/continue': campaignViewSchema,
+  'POST /campaigns/:id/rollback': campaignViewSchema,
 
   'POST /firmware': firmwareUploadedSchema,
   'GET /firmware': z.array(firmwareSchema),
   'GET /firmware/:id': firmwareSchema,
   'GET /firmware/:id/health': releaseHealthSchema,
+  'GET /firmware/:id/campaigns': releaseCampaignListSchema,
 
   'GET /webhooks': z.array(webhookSchema),
   'POST /webhooks': createdWebhookSchema,

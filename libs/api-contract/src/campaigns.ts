@@ -2,10 +2,12 @@ import { z } from 'zod';
 import type {
   CampaignAbortRule,
   CampaignAction,
+  CampaignPhase,
   CampaignRollout,
   CampaignSelector,
   CampaignSpec,
   MaintenanceWindow,
+  PhaseLogEntry,
 } from '@fleet/domain';
 import { instant, page } from './common';
 import { CAMPAIGN_STATES, CAMPAIGN_TARGET_STATES } from './vocabulary';
@@ -18,10 +20,12 @@ const stored = <T>() => z.custom<T>((v) => typeof v === 'object' && v !== null, 
 export type {
   CampaignAbortRule,
   CampaignAction,
+  CampaignPhase,
   CampaignRollout,
   CampaignSelector,
   CampaignSpec,
   MaintenanceWindow,
+  PhaseLogEntry,
 };
 
 /** Each item of GET /campaigns. */
@@ -40,7 +44,9 @@ export const campaignSchema = z.strictObject({
   skipInSession: z.boolean(),
   doneWhen: z
     .enum(['verified', 'verified_or_acknowledged'])
-    .describe('which verdicts count as done for a device, for progress and the abort rule alike'),
+    .describe(
+      'which verdicts count as done for a device, for progress and the abort rule alike (an announcement campaign goes by its how instead: an alert once published, speech once verified)',
+    ),
   stateReason: z.string().nullable(),
   reapprovalOf: z
     .uuid()
@@ -48,6 +54,20 @@ export const campaignSchema = z.strictObject({
     .describe(
       'the campaign whose devices, rejected because their tool changed, this one asks approval for again',
     ),
+  phases: z
+    .array(stored<CampaignPhase>())
+    .nullable()
+    .describe(
+      'a phased rollout: a canary set, then percentages, each with a soak and a gate (null: one rollout)',
+    ),
+  phaseIndex: z.int().describe('the phase it is in (the number of phases once every gate passed)'),
+  phaseLog: z
+    .array(stored<PhaseLogEntry>())
+    .describe('how each gate ended: passed, failed (the campaign paused), continued by a person'),
+  definition: stored<Record<string, unknown>>()
+    .nullable()
+    .describe('the definition sealed when it started; nothing of it can change afterwards'),
+  rollbackOf: z.uuid().nullable().describe('the campaign this one undoes'),
   createdAt: instant,
   startedAt: instant.nullable(),
   finishedAt: instant.nullable(),
@@ -55,6 +75,19 @@ export const campaignSchema = z.strictObject({
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 export const campaignListSchema = page(campaignSchema);
+
+/** GET /firmware/:id/campaigns: a release's campaigns, for its page (what each undoes, what undid it). */
+export const releaseCampaignSchema = z.strictObject({
+  id: z.uuid(),
+  name: z.string(),
+  state: z.enum(CAMPAIGN_STATES),
+  rollbackOf: z.uuid().nullable(),
+  rolledBackBy: z.uuid().nullable(),
+  createdAt: instant,
+});
+export const releaseCampaignListSchema = z.strictObject({ items: z.array(releaseCampaignSchema) });
+export type ReleaseCampaignList = z.infer<typeof releaseCampaignListSchema>;
+export type ReleaseCampaign = z.infer<typeof releaseCampaignSchema>;
 
 /** Per-device states, counted (every state of CAMPAIGN_TARGET_STATES, zero included). */
 export const progressSchema = z.strictObject({
@@ -66,7 +99,7 @@ export const progressSchema = z.strictObject({
   acknowledged: z
     .int()
     .describe(
-      'devices that said they did it, unverifiable, in a campaign whose doneWhen counts that as done',
+      'devices that said they did it, unverifiable, in a campaign whose doneWhen counts that as done; in an announcement campaign, devices whose alert was published (all an alert can prove)',
     ),
   failed: z.int(),
   skipped: z.int(),
@@ -83,6 +116,10 @@ export type Progress = z.infer<typeof progressSchema>;
 export const campaignViewSchema = campaignSchema.extend({
   progress: progressSchema,
   approvalId: z.uuid().nullable(),
+  definitionSha256: z
+    .string()
+    .nullable()
+    .describe("SHA-256 of the sealed definition's canonical JSON, cited in each of its calls' reason"),
 });
 export type CampaignView = z.infer<typeof campaignViewSchema>;
 

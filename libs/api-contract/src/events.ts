@@ -39,6 +39,15 @@ export const campaignEventSchema = z.strictObject({
   campaignId: z.string(),
   state: z.enum(CAMPAIGN_STATES),
   counts: z.record(z.string(), z.int()).optional(),
+  /** A phased rollout's gate: how the phase ended (a failed gate pauses the campaign until a person decides). */
+  phase: z
+    .strictObject({
+      index: z.int(),
+      name: z.string(),
+      outcome: z.enum(['passed', 'failed', 'continued']),
+      detail: z.string(),
+    })
+    .optional(),
   at: z.string(),
 });
 

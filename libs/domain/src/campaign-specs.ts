@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { campaignPhasesSchema } from './campaign-phases';
+import { ANNOUNCEMENT_HOWS } from './announcements';
 
 // What a campaign is asked to do (DESIGN §3): the API validates these, the orchestrator's campaign
 // runner executes them. Stored as JSON columns of `campaign`.
@@ -39,6 +41,32 @@ export const campaignActionSchema = z.discriminatedUnion('kind', [
     firmwareId: z.uuid(),
     /** `mcp`: self.upgrade_firmware with the image URL; `ota`: assign it to the OTA answer, then reboot. */
     via: z.enum(['mcp', 'ota']).default('mcp'),
+  }),
+  /**
+   * An announcement to every matched device (libs/domain announcements): each device's is a call of its own
+   * through the announcement gate. Done is by `how`, whatever `doneWhen` says: an alert once it was published on
+   * the device's connection (all it can prove), speech once it was heard through (`verified`).
+   */
+  z.strictObject({
+    kind: z.literal('announcement'),
+    text: z.string().trim().min(1).max(4000),
+    /** BCP 47 tag the speech is synthesised in. */
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 tag such as en or zh-CN')
+      .default('en'),
+    how: z.enum(ANNOUNCEMENT_HOWS).default('alert'),
+    title: z.string().trim().min(1).max(64).optional(),
+    emotion: z
+      .string()
+      .regex(/^[a-z_]{1,32}$/)
+      .optional(),
+    /** Each device's announcement is delivered within this many seconds of its start, else `undelivered`. */
+    deadlineS: z
+      .int()
+      .min(5)
+      .max(7 * 24 * 3600)
+      .default(3600),
   }),
 ]);
 export type CampaignAction = z.infer<typeof campaignActionSchema>;
@@ -94,5 +122,7 @@ export const campaignSpecSchema = z.strictObject({
   skipInSession: z.boolean().default(true),
   /** Which verdicts count as done for a device, for progress and the abort rule alike. */
   doneWhen: z.enum(['verified', 'verified_or_acknowledged']).default('verified'),
+  /** A phased rollout: a canary, then percentages, each with a soak and a gate (libs/domain campaign-phases). */
+  phases: campaignPhasesSchema.optional(),
 });
 export type CampaignSpec = z.infer<typeof campaignSpecSchema>;

@@ -1,3 +1,4 @@
+import { ANNOUNCE_TOOL } from './announcements';
 import type { CampaignAction } from './campaign-specs';
 
 // DESIGN §3: draft → awaiting_approval → running ⇄ paused → completed / aborted / cancelled
@@ -53,5 +54,7 @@ export function campaignActionTool(action: CampaignAction): string {
     case 'firmware':
       // `ota` assigns the image to the device's check-in answer, then reboots it.
       return action.via === 'ota' ? 'self.reboot' : 'self.upgrade_firmware';
+    case 'announcement':
+      return ANNOUNCE_TOOL;
   }
 }

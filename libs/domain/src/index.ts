@@ -14,6 +14,7 @@ export { CALL_PARTITIONS, partitionOf, partitionSql } from './partitions';
 export * from './evidence-payloads';
 export { SYSTEM_REBOOT_TOOL, PLATFORM_TOOLS } from './platform-tools';
 export * from './campaign-specs';
+export * from './campaign-phases';
 export { canonicalJson } from './canonical-json';
 export {
   GENESIS_HASH,

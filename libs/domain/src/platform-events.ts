@@ -38,6 +38,15 @@ export const platformEventSchema = z.discriminatedUnion('type', [
     campaignId: z.string(),
     state: z.enum(CAMPAIGN_STATES),
     counts: z.record(z.string(), z.int()).optional(),
+    /** A phased rollout's gate: how the phase ended (a failed gate pauses the campaign until a person decides). */
+    phase: z
+      .object({
+        index: z.int(),
+        name: z.string(),
+        outcome: z.enum(['passed', 'failed', 'continued']),
+        detail: z.string(),
+      })
+      .optional(),
     at: z.string(),
   }),
   z.object({
@@ -58,13 +67,15 @@ export const platformEventSchema = z.discriminatedUnion('type', [
 export type PlatformEvent = z.infer<typeof platformEventSchema>;
 
 /**
- * Webhook event names (DESIGN §3: an approval waits, a campaign pauses or aborts, devices drop offline in numbers;
+ * Webhook event names (DESIGN §3: an approval waits, a campaign pauses or aborts, a phase's gate fails, devices
+ * drop offline in numbers;
  * §5: a device came back older than a verified upgrade left it).
  */
 export const WEBHOOK_EVENTS = [
   'approval.waiting',
   'campaign.paused',
   'campaign.aborted',
+  'campaign.gate_failed',
   'fleet.offline_surge',
   'upgrade.regressed',
 ] as const;

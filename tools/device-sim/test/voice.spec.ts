@@ -81,6 +81,24 @@ describe('a voice session with a simulated device', () => {
     expect(device.state).toBe('listening');
   });
 
+  it('says listen start after tts stop only once the audio it was sent has played (auto mode)', async () => {
+    await open();
+    device.sendAudio(tone(60)); // the server learns the device's UDP address from its first packet
+    await waitFor(() => voice.received.length === 1);
+    await h.sendToDevice(device, '{"session_id":"sess-1","type":"tts","state":"start"}');
+    await waitFor(() => device.state === 'speaking');
+    // Ten 60 ms frames in a burst, faster than they play: the speaker needs 600 ms from the first one.
+    const frames = encodePcm(tone(600));
+    const before = Date.now();
+    for (const [i, frame] of frames.entries()) await voice.sendFrame(frame, i + 1);
+    await waitFor(() => device.stats.downlinkPlayed === frames.length);
+    await h.sendToDevice(device, '{"session_id":"sess-1","type":"tts","state":"stop"}');
+    await waitFor(() => texts().length === 3, { what: 'listen start' });
+    expect(Date.now() - before).toBeGreaterThanOrEqual(frames.length * 60);
+    expect(texts()[2]).toBe('{"session_id":"sess-1","type":"listen","state":"start","mode":"auto"}');
+    expect(device.state).toBe('listening');
+  });
+
   it('ignores a server goodbye with another session id and honours the right one without its own goodbye', async () => {
     await open();
     await h.sendToDevice(device, '{"type":"goodbye","session_id":"sess-2"}');

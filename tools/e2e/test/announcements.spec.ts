@@ -219,9 +219,27 @@ describe('announcements', () => {
       const strictUrl = `http://127.0.0.1:${strict.ports.http}`;
       const requester = await p.operatorKey();
       const approver = await p.operatorKey();
+      await p.sql.query(
+        `INSERT INTO webhook (id, url, secret, events, created_by)
+         SELECT gen_random_uuid(), 'http://127.0.0.1:9/hook', 's', '{approval.waiting}', id FROM operator LIMIT 1`,
+      );
       const created = await announce(requester, B, { text: 'Evacuate', how: 'alert' }, strictUrl);
       const body = created.body as { id: string; state: string; approvalId: string };
       expect(body).toMatchObject({ state: 'awaiting_approval', approvalId: expect.any(String) });
+      // People hear of it as of a tool call waiting for them: the approval.waiting webhook with what the gate found.
+      const notice = await p.sql.query<{ payload: Record<string, unknown> }>(
+        `SELECT payload FROM webhook_delivery WHERE event = 'approval.waiting' AND payload->>'callId' = $1`,
+        [body.id],
+      );
+      expect(notice.rows[0]?.payload).toMatchObject({
+        approvalId: body.approvalId,
+        deviceId: B,
+        tool: 'platform.announce',
+        arguments: { text: 'Evacuate', how: 'alert' },
+        preflight: {
+          gate: expect.arrayContaining([expect.objectContaining({ rule: 'second_person' })]),
+        },
+      });
 
       const decide = (key: string) =>
         fetch(`${strictUrl}/api/v1/approvals/${body.approvalId}/approve`, {

@@ -55,6 +55,16 @@ export class AnnouncementRateLimit {
     ];
   }
 
+  /** Spends one of the sender's announcements alone (a campaign is one announcement of its creator's), or throws. */
+  async consumeSender(operatorId: string): Promise<GateRule> {
+    await this.spend(this.perSender, operatorId, 'this person', this.config.ANNOUNCE_RATE_PER_SENDER);
+    return {
+      rule: 'rate_per_sender',
+      result: 'passed',
+      detail: `at most ${this.config.ANNOUNCE_RATE_PER_SENDER} in ${this.config.ANNOUNCE_RATE_WINDOW_S} s`,
+    };
+  }
+
   private async spend(limiter: RateLimiterRedis, key: string, who: string, points: number): Promise<void> {
     try {
       await limiter.consume(key);

@@ -7,13 +7,14 @@ import { LOGGER } from '../infra/tokens';
 import { AnnouncementSchedulesRepository, type DueSchedule } from './announcement-schedules.repository';
 import { timingOf } from './announcement-schedules.service';
 import { AnnouncementsService } from './announcements.service';
+import { creatorRefusal } from './schedule-creator';
 import { nextRun } from './schedule-times';
 
 /**
  * Makes the due runs of announcement schedules (ANNOUNCE_SCHEDULER, on in every API replica by default: a run is
  * taken by one of them, under a row lock). Each run is an announcement asked for by the schedule's creator,
- * through the whole gate (rates, quiet hours, the second-person rule); a creator who may no longer announce gets
- * no run, and the refusal is kept on the schedule.
+ * through the whole gate (rates, quiet hours, the second-person rule); a creator who may no longer announce (see
+ * schedule-creator.ts) gets no run, and the schedule is paused saying why.
  */
 @Injectable()
 export class AnnouncementScheduleRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -56,8 +57,11 @@ export class AnnouncementScheduleRunner implements OnApplicationBootstrap, OnApp
     const args = announcementArgumentsSchema.safeParse(s.arguments);
     if (!args.success)
       return this.schedules.recordRun(s.id, { error: 'the stored announcement is unreadable' });
-    if (s.disabled || (s.role !== 'operator' && s.role !== 'admin'))
-      return this.schedules.recordRun(s.id, { error: `${s.email} may no longer announce` });
+    const refused = creatorRefusal(s);
+    if (refused) {
+      this.logger.info({ scheduleId: s.id, reason: refused }, 'announcement schedule paused');
+      return this.schedules.pauseForCreator(s.id, refused);
+    }
     try {
       const created = await this.announcements.create(
         {

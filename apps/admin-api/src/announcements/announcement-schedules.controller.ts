@@ -43,8 +43,11 @@ export class AnnouncementSchedulesController {
   @Get('announcement-schedules')
   @Roles('viewer')
   @Doc({ summary: 'Announcement schedules, newest first' })
-  async list(@ValidQuery(scheduleListQuery) q: z.infer<typeof scheduleListQuery>) {
-    return { items: await this.schedules.list(q) };
+  async list(
+    @CurrentActor() actor: Actor,
+    @ValidQuery(scheduleListQuery) q: z.infer<typeof scheduleListQuery>,
+  ) {
+    return { items: await this.schedules.list(q, actor.deviceGroups) };
   }
 
   @Get('announcement-schedules/:id')

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Role } from '@fleet/auth';
 import type { Pool } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
@@ -22,7 +23,14 @@ export interface ScheduleRow {
 }
 
 /** A due schedule, with its creator as the run's requester (who must still be allowed to announce). */
-export type DueSchedule = ScheduleRow & { email: string; name: string; role: string; disabled: boolean };
+export type DueSchedule = ScheduleRow & {
+  email: string;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  /** The key the schedule was made with, as it is now (null: made in a session). */
+  key: { role: Role; revoked: boolean; groupScoped: boolean; deviceInGroups: boolean } | null;
+};
 
 const COLUMNS = `s.id, s.device_id AS "deviceId", s.arguments, s.deadline_s AS "deadlineS", s.cron, s.run_at AS "runAt",
   s.time_zone AS "timeZone", s.state, s.next_run_at AS "nextRunAt", s.runs, s.last_call_id AS "lastCallId",
@@ -79,15 +87,36 @@ export class AnnouncementSchedulesRepository {
     return rows[0];
   }
 
-  async list(filter: { deviceId?: string; state?: string }, limit: number): Promise<ScheduleRow[]> {
+  /** `groupIds`: only the schedules of devices in these groups (a bounded key's list). */
+  async list(
+    filter: { deviceId?: string; state?: string },
+    limit: number,
+    groupIds?: readonly string[],
+  ): Promise<ScheduleRow[]> {
     const { rows } = await this.pool.query<ScheduleRow>(
       `SELECT ${COLUMNS} FROM announcement_schedule s
         WHERE ($1::text IS NULL OR s.device_id = $1)
           AND ($2::text IS NULL OR s.state = $2::"AnnouncementScheduleState")
+          AND ($4::uuid[] IS NULL OR EXISTS (SELECT 1 FROM device_group_member m
+                                              WHERE m.device_id = s.device_id AND m.group_id = ANY($4::uuid[])))
         ORDER BY s.created_at DESC, s.id LIMIT $3`,
-      [filter.deviceId ?? null, filter.state ?? null, limit],
+      [filter.deviceId ?? null, filter.state ?? null, limit, groupIds ?? null],
     );
     return rows;
+  }
+
+  /**
+   * Pauses a schedule whose creator may no longer run it, saying why (a person resumes it, or not); a one-time
+   * schedule whose run this was is finished already and only says why it made no call.
+   */
+  async pauseForCreator(id: string, reason: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE announcement_schedule
+          SET state = CASE WHEN state = 'active' THEN 'paused'::"AnnouncementScheduleState" ELSE state END,
+              last_error = $2, updated_at = now()
+        WHERE id = $1`,
+      [id, `paused: ${reason}`],
+    );
   }
 
   /** The move, or undefined when the schedule is not in a state it leaves. Resuming takes the next run given. */
@@ -114,8 +143,14 @@ export class AnnouncementSchedulesRepository {
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<DueSchedule>(
-        `SELECT ${COLUMNS}, o.email, o.name, o.role, o.disabled_at IS NOT NULL AS disabled
+        `SELECT ${COLUMNS}, o.email, o.name, o.role, o.disabled_at IS NOT NULL AS disabled,
+                CASE WHEN k.id IS NULL THEN NULL ELSE json_build_object(
+                  'role', k.role, 'revoked', k.revoked_at IS NOT NULL, 'groupScoped', k.group_scoped,
+                  'deviceInGroups', EXISTS (SELECT 1 FROM api_key_group kg
+                                              JOIN device_group_member m ON m.group_id = kg.group_id
+                                             WHERE kg.api_key_id = k.id AND m.device_id = s.device_id)) END AS key
            FROM announcement_schedule s JOIN operator o ON o.id = s.created_by
+           LEFT JOIN api_key k ON k.id = s.api_key_id
           WHERE s.state = 'active' AND s.next_run_at <= now()
           ORDER BY s.next_run_at LIMIT $1
           FOR UPDATE OF s SKIP LOCKED`,

@@ -67,8 +67,9 @@ export class AnnouncementSchedulesService {
     }
   }
 
-  list(q: z.infer<typeof scheduleListQuery>): Promise<ScheduleRow[]> {
-    return this.schedules.list(q, q.limit);
+  /** `groupIds`: a bounded key's groups, whose devices' schedules alone it lists. */
+  list(q: z.infer<typeof scheduleListQuery>, groupIds?: readonly string[]): Promise<ScheduleRow[]> {
+    return this.schedules.list(q, q.limit, groupIds);
   }
 
   async get(id: string): Promise<ScheduleRow> {

@@ -18,6 +18,6 @@ import { AnnouncementsService } from './announcements.service';
     AnnouncementSchedulesRepository,
     AnnouncementScheduleRunner,
   ],
-  exports: [AnnouncementsService],
+  exports: [AnnouncementsService, AnnouncementRateLimit],
 })
 export class AnnouncementsModule {}

@@ -1,25 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from '@fleet/db';
-import { quietHoursSchema } from '@fleet/domain';
+import { quietGroupsOf, type GroupQuiet, type Pool } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
-import type { GroupQuiet } from './announcement-gate';
 
 @Injectable()
 export class AnnouncementsRepository {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   /** The device's groups that keep quiet hours, each with its time zone. */
-  async quietGroupsOf(deviceId: string): Promise<GroupQuiet[]> {
-    const { rows } = await this.pool.query<{ name: string; timeZone: string; quietHours: unknown }>(
-      `SELECT g.name, g.time_zone AS "timeZone", g.quiet_hours AS "quietHours"
-         FROM device_group g JOIN device_group_member m ON m.group_id = g.id
-        WHERE m.device_id = $1 AND g.quiet_hours IS NOT NULL`,
-      [deviceId],
-    );
-    return rows.flatMap((r) => {
-      const quiet = quietHoursSchema.safeParse(r.quietHours);
-      return quiet.success ? [{ name: r.name, timeZone: r.timeZone, quietHours: quiet.data }] : [];
-    });
+  quietGroupsOf(deviceId: string): Promise<GroupQuiet[]> {
+    return quietGroupsOf(this.pool, deviceId);
   }
 
   async deadlineOf(callId: string): Promise<{ deadlineAt: Date; holdUntil: Date | null } | undefined> {

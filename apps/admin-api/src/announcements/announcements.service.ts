@@ -6,6 +6,7 @@ import { refusal, UNAVAILABLE_STATUSES } from '../calls/call-refusal';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import type { Actor } from '../http/actor';
 import { ApiError } from '../http/api-error';
+import { Notices } from '../infra/notices';
 import { checkAnnouncement, secondPersonRule, type GateRule } from './announcement-gate';
 import { AnnouncementRateLimit } from './announcement-rate-limit';
 import type { CreateAnnouncementBody } from './announcements.schemas';
@@ -27,6 +28,7 @@ export class AnnouncementsService {
     private readonly repository: AnnouncementsRepository,
     private readonly rates: AnnouncementRateLimit,
     private readonly requests: CallRequests,
+    private readonly notices: Notices,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
@@ -102,6 +104,8 @@ export class AnnouncementsService {
       },
     );
     if (!result.ok) throw refusal(deviceId, result);
+    if (result.created && result.approvalId)
+      await this.approvalWaiting(result.callId, result.approvalId, deviceId, args, gate);
     const row = await this.repository.deadlineOf(result.callId);
     return {
       id: result.callId,
@@ -111,5 +115,30 @@ export class AnnouncementsService {
       heldBy: checked.hold?.group ?? null,
       deadlineAt: row?.deadlineAt ?? new Date(now.getTime() + holdMs + body.deadlineS * 1000),
     };
+  }
+
+  /** People hear of an announcement waiting for them as of a tool call's (the orchestrator's call announcer). */
+  private async approvalWaiting(
+    callId: string,
+    approvalId: string,
+    deviceId: string,
+    args: AnnouncementArguments,
+    gate: GateRule[],
+  ): Promise<void> {
+    this.notices.event({
+      type: 'approval',
+      approvalId,
+      callId,
+      state: 'pending',
+      at: new Date().toISOString(),
+    });
+    await this.notices.webhook('approval.waiting', {
+      approvalId,
+      callId,
+      deviceId,
+      tool: ANNOUNCE_TOOL,
+      arguments: args,
+      preflight: { gate, announcement: args },
+    });
   }
 }

@@ -34,6 +34,16 @@ export class DeviceScopeRepository {
     return row?.device_id;
   }
 
+  /** The device an announcement schedule announces to, when the schedule exists. */
+  async deviceOfSchedule(scheduleId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('announcement_schedule')
+      .select('device_id')
+      .where('id', '=', scheduleId)
+      .executeTakeFirst();
+    return row?.device_id;
+  }
+
   /** The group names a campaign's selector is bounded by (null: none, it spans the fleet); undefined: no campaign. */
   async campaignGroups(campaignId: string): Promise<string[] | null | undefined> {
     const row = await this.db

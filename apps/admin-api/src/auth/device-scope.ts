@@ -30,6 +30,14 @@ export class DeviceScope {
       throw notFound('call', callId);
   }
 
+  async assertSchedule(actor: Actor, scheduleId: string): Promise<void> {
+    const groups = actor.deviceGroups;
+    if (!groups) return;
+    const deviceId = await this.repository.deviceOfSchedule(scheduleId);
+    if (!deviceId || !(await this.repository.deviceInGroups(deviceId, groups)))
+      throw notFound('announcement schedule', scheduleId);
+  }
+
   /** A campaign is within bounds when its selector names groups, all of them the key's. */
   async assertCampaign(actor: Actor, campaignId: string): Promise<void> {
     const groups = actor.deviceGroups;

@@ -4,12 +4,13 @@
  * a key with 403 `outside_key_scope`: a route added later is closed to it until someone decides otherwise.
  *
  * - `device`: `:id` is a device; one outside the key's groups is a 404 exactly as an unknown device.
- * - `call`, `campaign`: `:id` is a call (of a device in the groups) or a campaign (bounded to the key's groups).
+ * - `call`, `campaign`, `schedule`: `:id` is a call or an announcement schedule (of a device in the groups) or a
+ *   campaign (bounded to the key's groups).
  * - `selector`: a campaign body, whose `selector.groups` must name the key's groups and no other.
  * - `filtered`: a list or stream the handler narrows to the key's devices (it reads `actor.deviceGroups`).
  * - `open`: nothing about devices in it.
  */
-export type ScopeRule = 'device' | 'call' | 'campaign' | 'selector' | 'filtered' | 'open';
+export type ScopeRule = 'device' | 'call' | 'campaign' | 'schedule' | 'selector' | 'filtered' | 'open';
 
 export const SCOPED_ROUTES: Readonly<Record<string, ScopeRule>> = {
   'GET /auth/me': 'open',
@@ -27,6 +28,11 @@ export const SCOPED_ROUTES: Readonly<Record<string, ScopeRule>> = {
   'POST /campaigns/:id/pause': 'campaign',
   'POST /campaigns/:id/resume': 'campaign',
   'POST /campaigns/:id/cancel': 'campaign',
+  'GET /announcement-schedules': 'filtered',
+  'GET /announcement-schedules/:id': 'schedule',
+  'POST /announcement-schedules/:id/pause': 'schedule',
+  'POST /announcement-schedules/:id/resume': 'schedule',
+  'POST /announcement-schedules/:id/cancel': 'schedule',
   'GET /events': 'filtered',
   'GET /firmware': 'open',
   'GET /firmware/:id': 'open',

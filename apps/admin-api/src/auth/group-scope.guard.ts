@@ -53,6 +53,8 @@ export class GroupScopeGuard implements CanActivate {
         return UUID.test(param) ? this.scope.assertCall(actor, param) : undefined;
       case 'campaign':
         return UUID.test(param) ? this.scope.assertCampaign(actor, param) : undefined;
+      case 'schedule':
+        return UUID.test(param) ? this.scope.assertSchedule(actor, param) : undefined;
       case 'selector':
         return this.scope.assertSelector(actor, request.body);
       case 'filtered':

@@ -1,10 +1,12 @@
 import {
+  ANNOUNCE_TOOL,
   campaignActionTool,
   SYSTEM_REBOOT_TOOL,
   type CampaignAction,
   type CampaignSelector,
 } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
+import type { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import type { CampaignTargetsRepository } from './campaign-targets.repository';
 import { capabilityIsGated } from './campaign-tool-gate';
 import type { CampaignToolsRepository } from './campaign-tools.repository';
@@ -15,14 +17,16 @@ const UPGRADE_TOOL = 'self.upgrade_firmware';
 
 /**
  * Whether a campaign must wait for a second person. A reboot and a firmware upgrade always do (an upgrade
- * through the OTA answer ends in a reboot); a tool does when any matched device gates it, and a capability
- * when the tool any matched device would carry it out with is gated there.
+ * through the OTA answer ends in a reboot); a tool does when any matched device gates it; a capability when
+ * the tool any matched device would carry it out with is gated there; an announcement when the admin's rule asks
+ * for a second person (more devices than ANNOUNCE_APPROVAL_ABOVE_DEVICES, or outside ANNOUNCE_APPROVAL_HOURS).
  */
 export async function actionIsGated(
   action: CampaignAction,
   selector: CampaignSelector,
   targets: Pick<CampaignTargetsRepository, 'toolIsGated'>,
   tools: Pick<CampaignToolsRepository, 'ofSelector'>,
+  announcements: Pick<AnnouncementCampaignGate, 'secondPerson'>,
 ): Promise<boolean> {
   switch (action.kind) {
     case 'reboot':
@@ -36,6 +40,8 @@ export async function actionIsGated(
       const facts = await tools.ofSelector(selector);
       return capabilityIsGated(action, facts.devices, facts.profiles);
     }
+    case 'announcement':
+      return (await announcements.secondPerson(selector)).result === 'awaiting_approval';
   }
 }
 
@@ -49,7 +55,9 @@ export function approvalSubject(c: CampaignRow): { tool: string; arguments: unkn
       ? campaignActionTool(c.action)
       : c.action.kind === 'reboot'
         ? SYSTEM_REBOOT_TOOL
-        : UPGRADE_TOOL;
+        : c.action.kind === 'announcement'
+          ? ANNOUNCE_TOOL
+          : UPGRADE_TOOL;
   const args = { action: c.action, selector: c.selector };
   return { tool, arguments: args, argumentsHash: argumentsHash(`campaign:${c.id}`, tool, args) };
 }

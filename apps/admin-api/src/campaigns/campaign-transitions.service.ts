@@ -7,6 +7,7 @@ import type { Actor } from '../http/actor';
 import { ApiError, conflict, notFound, unprocessable } from '../http/api-error';
 import { Notices } from '../infra/notices';
 import { Transactions, type Tx } from '../infra/transactions';
+import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { actionIsGated, approvalSubject } from './campaign-approval';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
 import { capabilityBindings } from './campaign-tool-gate';
@@ -31,6 +32,7 @@ export class CampaignTransitionsService {
     private readonly reads: CampaignsService,
     private readonly transactions: Transactions,
     private readonly notices: Notices,
+    private readonly announcementGate: AnnouncementCampaignGate,
     @Inject(ADMIN_API_CONFIG) private readonly config: AdminApiConfig,
   ) {}
 
@@ -39,7 +41,7 @@ export class CampaignTransitionsService {
     const outcome = await this.transactions.run(async (tx) => {
       const c = await this.locked(tx, id, ['draft', 'awaiting_approval'], 'start');
       if (c.state === 'awaiting_approval') return { campaign: c, approvalId: await this.reopen(tx, c) };
-      if (await actionIsGated(c.action, c.selector, this.targets, this.tools)) {
+      if (await actionIsGated(c.action, c.selector, this.targets, this.tools, this.announcementGate)) {
         const approvalId = await this.openApproval(tx, c);
         return { campaign: (await this.campaigns.move(tx, id, ['draft'], 'awaiting_approval'))!, approvalId };
       }

@@ -27,6 +27,14 @@ export interface CampaignRow {
   stateReason: string | null;
   /** The campaign whose devices, rejected because their tool changed, this one asks approval for again. */
   reapprovalOf: string | null;
+  /** A phased rollout's phases (null: one rollout), the phase it is in, and how each gate ended. */
+  phases: unknown;
+  phaseIndex: number;
+  phaseLog: unknown;
+  /** The definition sealed when it started (null until then). */
+  definition: unknown;
+  /** The campaign this one undoes. */
+  rollbackOf: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -49,6 +57,11 @@ const COLUMNS = [
   'done_when as doneWhen',
   'state_reason as stateReason',
   'reapproval_of as reapprovalOf',
+  'phases',
+  'phase_index as phaseIndex',
+  'phase_log as phaseLog',
+  'definition',
+  'rollback_of as rollbackOf',
   'created_at as createdAt',
   'started_at as startedAt',
   'finished_at as finishedAt',
@@ -83,7 +96,7 @@ export class CampaignsRepository {
     spec: CampaignSpec,
     createdBy: string,
     idempotencyKey?: string,
-    opts: { reapprovalOf?: string; tx?: Tx } = {},
+    opts: { reapprovalOf?: string; rollbackOf?: string; tx?: Tx } = {},
   ): Promise<CampaignRow> {
     const row = await (opts.tx ? databaseOn(opts.tx) : this.db)
       .insertInto('campaign')
@@ -102,6 +115,8 @@ export class CampaignsRepository {
         done_when: spec.doneWhen,
         idempotency_key: idempotencyKey ?? null,
         reapproval_of: opts.reapprovalOf ?? null,
+        phases: spec.phases ? jsonParam(spec.phases) : null,
+        rollback_of: opts.rollbackOf ?? null,
         updated_at: new Date(),
       })
       .onConflict((c) =>

@@ -7,10 +7,16 @@ import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { CampaignTargetsRepository, type Progress, type TargetRow } from './campaign-targets.repository';
 import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
 import { campaignCursor, targetCursor, type PreviewBody, type PreviewView } from './campaigns.schemas';
+import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { actionIsGated } from './campaign-approval';
 import { CampaignToolsRepository } from './campaign-tools.repository';
+import { definitionSha256 } from './campaign-seal';
 
-export type CampaignView = CampaignRow & { progress: Progress; approvalId: string | null };
+export type CampaignView = CampaignRow & {
+  progress: Progress;
+  approvalId: string | null;
+  definitionSha256: string | null;
+};
 
 /** Creating, reading and previewing campaigns. Running them is the orchestrator's campaign runner. */
 @Injectable()
@@ -20,6 +26,7 @@ export class CampaignsService {
     private readonly targets: CampaignTargetsRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly tools: CampaignToolsRepository,
+    private readonly announcementGate: AnnouncementCampaignGate,
   ) {}
 
   async preview(body: PreviewBody): Promise<PreviewView> {
@@ -34,7 +41,15 @@ export class CampaignsService {
       byDialect: counts.byDialect,
       sample: counts.sample,
       ...(body.action
-        ? { needsApproval: await actionIsGated(body.action, body.selector, this.targets, this.tools) }
+        ? {
+            needsApproval: await actionIsGated(
+              body.action,
+              body.selector,
+              this.targets,
+              this.tools,
+              this.announcementGate,
+            ),
+          }
         : {}),
       ...(firmware ? { willSkip: counts.willSkip } : {}),
     };
@@ -42,6 +57,7 @@ export class CampaignsService {
 
   async create(actor: Actor, spec: CampaignSpec, idempotencyKey?: string): Promise<CampaignView> {
     if (spec.action.kind === 'firmware') await this.firmware(spec.action.firmwareId);
+    if (spec.action.kind === 'announcement') await this.announcementGate.admit(actor, spec.action);
     const key = idempotencyKey ? `operator:${actor.operatorId}:${idempotencyKey}` : undefined;
     return this.view(await this.campaigns.create(spec, actor.operatorId, key));
   }
@@ -81,7 +97,12 @@ export class CampaignsService {
       this.targets.progress(campaign.id),
       this.approvals.idForCampaign(campaign.id),
     ]);
-    return { ...campaign, progress, approvalId: approvalId ?? null };
+    return {
+      ...campaign,
+      progress,
+      approvalId: approvalId ?? null,
+      definitionSha256: definitionSha256(campaign),
+    };
   }
 
   private async firmware(firmwareId: string) {

@@ -30,7 +30,7 @@ export class WebhooksController {
   @Audited('webhook.create', 'webhook')
   @Doc({
     summary:
-      'Notify a URL of events (approval.waiting, campaign.paused, campaign.aborted, fleet.offline_surge, upgrade.regressed)',
+      'Notify a URL of events (approval.waiting, campaign.paused, campaign.aborted, campaign.gate_failed, fleet.offline_surge, upgrade.regressed)',
     description:
       'Each POST carries `X-Fleet-Signature: sha256=<HMAC-SHA256 of the raw body with the secret>`.',
     response: { status: 201, schema: createdWebhookView },

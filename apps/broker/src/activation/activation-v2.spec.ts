@@ -5,8 +5,10 @@ import {
   activate,
   bootCredentials,
   checkIn,
+  checkInHeaders,
   connectLikeDevice,
   newDeviceIdentity,
+  systemInfoBody,
   type StockIdentity,
 } from '../../test/stock-device';
 
@@ -190,6 +192,22 @@ describe('activation v2', () => {
     expect(metrics).toMatch(
       /broker_ota_check_ins_total\{outcome="proof_rate_limited",service="broker"\} [1-9]/,
     );
+  });
+
+  it('gives no check-in another address budget for naming one in X-Forwarded-For', async () => {
+    const { device, key } = await provableDevice();
+    const challenges = [];
+    for (let i = 0; i < 7; i++) {
+      const response = await fetch(`${f.httpUrl}/xiaozhi/ota/`, {
+        method: 'POST',
+        headers: { ...checkInHeaders(device), 'x-forwarded-for': `203.0.113.${i + 1}` },
+        body: systemInfoBody(device),
+      });
+      const body = (await response.json()) as { activation: { challenge: string } };
+      challenges.push(body.activation.challenge);
+    }
+    // All seven came from one socket address: the seventh is over that address's budget for the MAC.
+    expect((await activate(f.httpUrl, device, proof(device, challenges[6]!, key))).status).toBe(202);
   });
 
   it('keeps at most four outstanding challenges per MAC, dropping the oldest, and counts it', async () => {

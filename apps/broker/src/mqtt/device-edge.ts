@@ -5,6 +5,7 @@ import type { BrokerMetrics } from '../broker-metrics';
 import type { CloseReason, PresenceTracker } from '../presence/presence-tracker';
 import { decidePublish, decideSubscribe } from './access-control';
 import type { Authenticator } from './authenticate';
+import { parserOf, slimParser } from './slim-parser';
 import { internals, isClosingWill, pendingWillOf } from './aedes-internals';
 import { identityOf, setIdentity, type ClientIdentity } from './client-identity';
 import type { PublishRateLimits } from './rate-limits';
@@ -192,6 +193,8 @@ export function installDeviceEdge(deps: DeviceEdgeDeps): DeviceEdge {
   };
 
   aedes.on('clientReady', (client) => {
+    const parser = parserOf(client);
+    if (parser) slimParser(parser);
     const identity = identityOf(client);
     if (identity?.kind !== 'device') return;
     // xiaozhi §1.2: the device subscribes to nothing; it is reachable only through the broker's subscription.

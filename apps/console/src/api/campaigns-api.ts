@@ -41,6 +41,12 @@ export const campaignsApi = {
   /** A new campaign asking approval again for the devices rejected because their tool changed (DESIGN §4). */
   reapprove: (id: string) =>
     request<CampaignView>('POST', `/campaigns/${id}/reapprove`, { body: {}, idempotent: true }),
+  /** Roll a firmware campaign back in one step: a new campaign, linked to it, back to the previous image. */
+  rollback: (id: string) =>
+    request<CampaignView>('POST', `/campaigns/${id}/rollback`, { body: {}, idempotent: true }),
+  /** A person lets a campaign paused by a failed phase gate go on, saying why. */
+  continuePastGate: (id: string, reason: string) =>
+    request<CampaignView>('POST', `/campaigns/${id}/continue`, { body: { reason } }),
   /** The firmware registry, newest first (the whole list: registries are small). */
   firmware: () => request<Firmware[]>('GET', '/firmware'),
 };

@@ -12,6 +12,7 @@ const NAV = [
   ['nav.devices', paths.devices()],
   ['nav.approvals', paths.approvals()],
   ['nav.campaigns', paths.campaigns()],
+  ['nav.schedules', paths.schedules()],
   ['nav.profiles', paths.toolProfiles()],
   ['nav.audit', paths.audit()],
 ] as const;

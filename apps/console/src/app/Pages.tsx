@@ -13,6 +13,7 @@ import { RegisterDevicePage } from '../pages/devices/RegisterDevicePage';
 import { OverviewPage } from '../pages/overview/OverviewPage';
 import { ToolProfilesPage } from '../pages/profiles/ToolProfilesPage';
 import { ReleasePage } from '../pages/release/ReleasePage';
+import { SchedulesPage } from '../pages/announce/SchedulesPage';
 import { usePathname } from './navigation';
 import { matchRoute } from './router';
 
@@ -48,6 +49,8 @@ export function Pages() {
       return <ApiKeysPage />;
     case 'tool_profiles':
       return <ToolProfilesPage />;
+    case 'schedules':
+      return <SchedulesPage />;
     case 'not_found':
       return <p className="page">{t('common.not_found')}</p>;
   }

@@ -23,6 +23,8 @@ describe("the console's routes", () => {
     expect(matchRoute('/releases')).toEqual({ name: 'not_found' });
     expect(matchRoute('/audit/')).toEqual({ name: 'audit' });
     expect(matchRoute(paths.keys())).toEqual({ name: 'keys' });
+    expect(matchRoute(paths.schedules())).toEqual({ name: 'schedules' });
+    expect(matchRoute('/announcement-schedules/x')).toEqual({ name: 'not_found' });
   });
 
   it('knows a path it has no page for', () => {

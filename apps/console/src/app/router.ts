@@ -15,6 +15,7 @@ export type Route =
   | { name: 'audit' }
   | { name: 'keys' }
   | { name: 'tool_profiles' }
+  | { name: 'schedules' }
   | { name: 'not_found' };
 
 export function matchRoute(pathname: string): Route {
@@ -45,6 +46,8 @@ export function matchRoute(pathname: string): Route {
       return second === undefined ? { name: 'keys' } : { name: 'not_found' };
     case 'tool-profiles':
       return second === undefined ? { name: 'tool_profiles' } : { name: 'not_found' };
+    case 'announcement-schedules':
+      return second === undefined ? { name: 'schedules' } : { name: 'not_found' };
     default:
       return { name: 'not_found' };
   }
@@ -65,4 +68,5 @@ export const paths = {
   audit: () => '/audit',
   keys: () => '/keys',
   toolProfiles: () => '/tool-profiles',
+  schedules: () => '/announcement-schedules',
 };

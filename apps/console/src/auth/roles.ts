@@ -12,6 +12,8 @@ export const LEAST_ROLE = {
   'device.register': 'operator',
   'tool.mark': 'operator',
   'key.create': 'admin',
+  'announcement.create': 'operator',
+  'schedule.steer': 'operator',
 } as const satisfies Record<string, Role>;
 export type Action = keyof typeof LEAST_ROLE;
 

@@ -184,7 +184,8 @@ export class CampaignRepository {
     return rows.flatMap((r) => (r.verdict === null ? [] : [{ ...r, verdict: r.verdict }]));
   }
 
-  candidates(campaignId: string, limit: number): Promise<Candidate[]> {
+  /** Targets to start; in a phased rollout, only those of the phases opened so far. */
+  candidates(campaignId: string, limit: number, phasedOnly = false): Promise<Candidate[]> {
     return this.db
       .selectFrom('campaign_target as t')
       .innerJoin('device as d', 'd.id', 't.device_id')
@@ -210,6 +211,7 @@ export class CampaignRepository {
       ])
       .where('t.campaign_id', '=', campaignId)
       .where('t.state', 'in', ['pending', 'waiting_for_device'])
+      .$if(phasedOnly, (q) => q.where('t.phase', 'is not', null))
       .orderBy(sql`t.state = 'waiting_for_device'`, 'desc')
       .orderBy('d.online', 'desc')
       .orderBy('t.device_id')

@@ -1,5 +1,6 @@
 import {
   CAMPAIGN_TOOL_CHANGED,
+  capDispatches,
   campaignActionTool,
   capabilityCall,
   countsAsDone,
@@ -8,8 +9,10 @@ import {
 import type { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import type { Logger } from '@fleet/telemetry';
 import type { LeaseStore } from '../coordination/lease-store';
+import type { AnnouncementCampaigns } from './announcement-campaign';
 import type { CampaignRecord, CampaignRepository, Candidate, SettledTarget } from './campaign-repository';
 import { inMaintenanceWindow } from './maintenance-window';
+import type { PhaseRunner } from './phase-runner';
 import { devicesToStart } from './rollout-plan';
 
 export interface CampaignRunnerDeps {
@@ -21,7 +24,13 @@ export interface CampaignRunnerDeps {
   /** True while the device has an open voice session (campaigns leave such devices for later). */
   inVoiceSession: (deviceId: string) => Promise<boolean>;
   firmwareBaseUrl: string;
+  /** An announcement action's per-device gate and its rule for done. */
+  announcements: AnnouncementCampaigns;
   logger: Logger;
+  /** Phased rollouts: what each phase may do this round, and the sealed definition each call cites. */
+  phases: PhaseRunner;
+  /** The platform's cap on campaign dispatches per minute, and how many were made in the last one. */
+  dispatchCap: { perMinute: number; dispatchedLastMinute: () => Promise<number> };
 }
 
 const LEASE = 'campaign-runner';
@@ -83,6 +92,8 @@ export class CampaignRunner {
     const counts = await this.deps.campaigns.counts(c.id);
     this.announce(c, counts);
     if (c.state !== 'running') return;
+    const phase = await this.deps.phases.step(c);
+    if (phase === 'hold') return;
 
     // The abort rule counts what the campaign counts as done (its doneWhen): acknowledged is done or failed.
     const finished = counts.verified + counts.acknowledged + counts.failed;
@@ -131,7 +142,14 @@ export class CampaignRunner {
       startedLastMinute: counts.startedLastMinute,
     });
     if (slots <= 0) return;
-    for (const candidate of await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50))) {
+    slots = capDispatches(
+      slots,
+      this.deps.dispatchCap.perMinute,
+      await this.deps.dispatchCap.dispatchedLastMinute(),
+    );
+    if (slots <= 0) return;
+    const phased = phase !== 'unphased';
+    for (const candidate of await this.deps.campaigns.candidates(c.id, Math.max(slots * 4, 50), phased)) {
       if (slots <= 0) break;
       if (await this.startTarget(c, candidate)) slots--;
     }
@@ -154,6 +172,10 @@ export class CampaignRunner {
     if (!inMaintenanceWindow(c.windows, t.timeZone)) return false;
     if (c.skipInSession && (await this.deps.inVoiceSession(t.deviceId))) return false;
     const request = await this.callFor(c, t);
+    if (request && 'wait' in request) {
+      await this.deps.campaigns.moveTarget(t.id, [t.state], t.state, request.wait);
+      return false;
+    }
     if (!request) {
       await this.deps.campaigns.moveTarget(
         t.id,
@@ -165,14 +187,15 @@ export class CampaignRunner {
       );
       return false;
     }
+    const seal = await this.deps.phases.seal(c.id);
     const result = await this.deps.calls.request({
       deviceId: t.deviceId,
+      deliveryDeadlineMs: c.deviceTimeoutS * 1000,
       ...request,
       origin: 'campaign',
       campaignId: c.id,
-      reason: `campaign "${c.name}"`,
+      reason: `campaign "${c.name}"` + (seal ? ` (definition sha256:${seal})` : ''),
       idempotencyKey: `campaign:${c.id}:${t.deviceId}:${t.attempts + 1}`,
-      deliveryDeadlineMs: c.deviceTimeoutS * 1000,
     });
     if (!result.ok) {
       await this.deps.campaigns.moveTarget(t.id, ['pending', 'waiting_for_device'], 'failed', result.message);
@@ -188,7 +211,16 @@ export class CampaignRunner {
   private async callFor(
     c: CampaignRecord,
     t: Candidate,
-  ): Promise<{ tool: string; arguments: Record<string, unknown> } | undefined> {
+  ): Promise<
+    | {
+        tool: string;
+        arguments: Record<string, unknown>;
+        deliveryDeadlineMs?: number;
+        context?: { gate: Record<string, unknown>[] };
+      }
+    | { wait: string }
+    | undefined
+  > {
     // The tool is the one the campaign's approval bound on each device (libs/domain campaignActionTool).
     const tool = campaignActionTool(c.action);
     switch (c.action.kind) {
@@ -216,6 +248,8 @@ export class CampaignRunner {
           arguments: { url: `${this.deps.firmwareBaseUrl}/firmware/${firmware.sha256}.bin` },
         };
       }
+      case 'announcement':
+        return this.deps.announcements.prepare(c.name, c.action, t.deviceId, tool);
     }
   }
 
@@ -226,10 +260,13 @@ export class CampaignRunner {
   private async settle(c: CampaignRecord, t: SettledTarget): Promise<void> {
     let state: CampaignTargetState;
     let detail: string;
-    const done = t.verdict ? countsAsDone(t.verdict, c.doneWhen) : undefined;
+    const done =
+      c.action.kind === 'announcement'
+        ? await this.deps.announcements.done(c.action, t.id, t.verdict)
+        : countsAsDone(t.verdict, c.doneWhen);
     if (done === 'acknowledged') {
       state = 'acknowledged';
-      detail = `acknowledged (counted as done): ${t.verdictReason ?? ''}`;
+      detail = `${c.action.kind === 'announcement' ? 'shown' : 'acknowledged'} (counted as done): ${t.verdictReason ?? ''}`;
     } else if (done === 'verified') {
       const expected =
         c.action.kind === 'firmware'

@@ -9,6 +9,7 @@ import {
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
 import type { McpLink } from './mcp-link';
+import type { UnownedReplies } from './unowned-replies';
 
 /**
  * What the broker publishes under fleet/devices/# (every replica hears everything; each keeps only the devices of
@@ -22,12 +23,18 @@ export async function subscribeFleet(
   metrics: OrchestratorMetrics,
   /** The link came back and is subscribed again: presence events of the gap were lost (they are QoS 0). */
   onResubscribed: () => void = () => undefined,
+  /** Where replies of other replicas' devices are kept for a takeover (undecoded). */
+  unowned?: UnownedReplies,
 ): Promise<void> {
   mqtt.on('message', (topic, payload) => {
     const parsed = parseFleetTopic(topic);
     if (!parsed.ok) return;
     const device = devices.get(parsed.value.mac);
-    if (!device) return;
+    if (!device) {
+      if (parsed.value.kind === 'uplink' && parsed.value.uplink === 'mcp')
+        unowned?.keep(parsed.value.mac, payload);
+      return;
+    }
     if (parsed.value.kind === 'presence') {
       const event = decodePresenceEvent(payload);
       if (event.ok) onPresence(event.value);

@@ -5,3 +5,4 @@ export * from './catalogs';
 export { executeNamed, type StatementTarget } from './named-statements.repository';
 export * from './profiles';
 export * from './releases';
+export * from './groups';

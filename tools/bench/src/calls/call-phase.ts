@@ -6,6 +6,9 @@ import { costBetween, perUnitMs, sampleCost, type PhaseCost } from '../platform/
 import type { CallOutcome } from './call-client';
 import { readSealedCalls, type SealedCalls } from './sealed-calls';
 
+/** What a phase measures through: the run's processes, its Postgres, and a wait for a quiet machine. */
+export type MeasuredPlatform = Pick<BenchPlatform, 'quiet' | 'sql' | 'pids' | 'postgres'>;
+
 export interface CallPhaseResult {
   name: string;
   tool: string;
@@ -34,7 +37,7 @@ export interface CallPhaseResult {
  * (verdicts, sealed_at - created_at, five evidence rows per call) and /proc (CPU of every process per call).
  */
 export async function runCallPhase(
-  p: BenchPlatform,
+  p: MeasuredPlatform,
   o: { name: string; tool: string; devices: number },
   drive: () => Promise<{ outcomes: CallOutcome[]; offeredPerSecond?: number }>,
 ): Promise<CallPhaseResult> {
@@ -75,7 +78,7 @@ export async function runCallPhase(
   return result;
 }
 
-async function evidenceRows(p: BenchPlatform): Promise<number> {
+async function evidenceRows(p: MeasuredPlatform): Promise<number> {
   // The planner's estimate would do for a rate, but an exact count keeps the figure honest at small phases.
   const { rows } = await p.sql.query<{ n: string }>('SELECT count(*) AS n FROM evidence');
   return Number(rows[0]?.n ?? 0);

@@ -9,6 +9,7 @@ import { costBetween, perUnitMs, sampleCost, type PhaseCost } from '../platform/
 import { AdminClient } from './admin-client';
 import { steadyPerMinute, watchCampaign, type CampaignWatch } from './campaign-watch';
 import { benchFirmwareImage } from './firmware-image';
+import { benchPhases, dispatchPace, phaseLogOf, type DispatchPace } from './phased-rollout';
 import { createOperatorKey } from './operators';
 
 export interface CampaignOptions {
@@ -20,6 +21,8 @@ export interface CampaignOptions {
   outDir: string;
   distDir: string;
   quietWaitMs: number;
+  /** A phased rollout: the canary takes the first `canary` devices by id, then each percentage with its soak. */
+  phases?: { canary: number; canarySoakS: number; percents: { percent: number; soakS: number }[] };
 }
 
 export interface CampaignResult {
@@ -44,6 +47,10 @@ export interface CampaignResult {
   cpuMsPerDevice: Record<string, number>;
   machineBusyBefore: number;
   timeline: CampaignWatch['timeline'];
+  /** Upgrade calls made: the most in any 60 s, and over first to last. */
+  dispatches: DispatchPace;
+  /** A phased rollout's gates, as the campaign's phase log has them. */
+  phaseLog: unknown[];
 }
 
 const VERSION = '9.0.0';
@@ -86,7 +93,9 @@ export async function runFirmwareCampaign(config: BenchConfig, o: CampaignOption
     const asApprover = new AdminClient(baseUrl, approver);
     const image = benchFirmwareImage(VERSION, o.imageBytes);
     const firmware = await asAdmin.expect(201, 'POST', '/firmware?boards=bread-compact-wifi', image);
+    const phases = o.phases && (await benchPhases(p.sql, o.phases));
     const campaign = await asCreator.expect(201, 'POST', '/campaigns', {
+      ...(phases ? { phases } : {}),
       name: `bench: upgrade ${o.devices} devices to ${VERSION}`,
       selector: { board: 'bread-compact-wifi' },
       action: { kind: 'firmware', firmwareId: firmware['id'], via: 'mcp' },
@@ -136,6 +145,8 @@ export async function runFirmwareCampaign(config: BenchConfig, o: CampaignOption
       cpuMsPerDevice: perUnitMs(cost, watch.progress.verified),
       machineBusyBefore: round(machineBusyBefore),
       timeline: timeline.map((t) => ({ ...t, at: round(t.at, 1) })),
+      dispatches: await dispatchPace(p.sql, id),
+      phaseLog: await phaseLogOf(p.sql, id),
     };
   } finally {
     await p.stop();

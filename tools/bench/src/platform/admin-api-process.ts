@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { benchSealEnv } from './bench-seal-key';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
 /** Request rate limits no benchmark reaches: it measures the API's work, the limit's Redis command included. */
@@ -41,6 +42,7 @@ export async function startAdminApiProcess(o: AdminApiProcessOptions): Promise<A
       AUDIT_SIGNING_KEY: randomBytes(32).toString('base64'),
       // Required in production since /mcp keeps request state; the benchmark's single replica needs no shared one.
       MCP_STATE_KEY: randomBytes(32).toString('hex'),
+      ...benchSealEnv.adminApi,
       // The load comes from one address with a few keys, far past what one client may ask of a real API.
       ...BENCH_RATE_LIMITS,
       ...o.env,

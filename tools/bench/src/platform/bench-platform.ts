@@ -3,6 +3,7 @@ import type { DeviceTimings } from '@fleet/device-sim';
 import type { BenchConfig } from '../config';
 import { createBenchDatabase, type BenchDatabase } from '../harness/bench-database';
 import { startBrokerProcess, type BrokerProcess, type BrokerProfile } from '../harness/broker-process';
+import { heapSnapshotArgs } from '../harness/heap-snapshot';
 import { PostgresCpu } from '../harness/postgres-cpu';
 import { waitForQuietMachine } from '../harness/quiet-machine';
 import { startRedisServer, type BenchRedis } from '../harness/redis-server';
@@ -37,6 +38,10 @@ export interface PlatformOptions {
   adminApiEnv?: Record<string, string>;
   /** How long each phase waits for other people's work on the machine to calm down before it measures. */
   quietWaitMs: number;
+  /** Lets `takeHeapSnapshot` ask the broker and the orchestrator for heap snapshots, written here. */
+  heapSnapshotDir?: string;
+  /** The broker's open-files limit (a fleet past the shell's own limit needs more than it inherits). */
+  brokerOpenFiles?: number;
   /** Another simulated fleet than xiaozhi devices on the broker's OTA and MQTT (the ListenAI fleet). */
   startFleet?: (ctx: { broker: BrokerProcess; sql: Client }) => Promise<SimFleet>;
 }
@@ -87,6 +92,8 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
       cluster: false,
       outDir: o.outDir,
       ...(o.brokerProfile ? { profile: o.brokerProfile } : {}),
+      ...(o.brokerOpenFiles ? { openFiles: o.brokerOpenFiles } : {}),
+      ...(o.heapSnapshotDir ? { nodeOptions: heapSnapshotArgs(o.heapSnapshotDir) } : {}),
     });
     stops.push(async () => {
       const code = await broker.stop();
@@ -103,6 +110,7 @@ export async function startBenchPlatform(config: BenchConfig, o: PlatformOptions
       outDir: o.outDir,
       ...(o.orchestratorProfile ? { profile: o.orchestratorProfile } : {}),
       ...(o.orchestratorEnv ? { env: o.orchestratorEnv } : {}),
+      ...(o.heapSnapshotDir ? { nodeOptions: heapSnapshotArgs(o.heapSnapshotDir) } : {}),
     });
     stops.push(async () => {
       const code = await orchestrator.stop();

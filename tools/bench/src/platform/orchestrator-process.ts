@@ -1,3 +1,4 @@
+import { benchSealEnv } from './bench-seal-key';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 
 export interface OrchestratorProcessOptions {
@@ -37,6 +38,7 @@ export async function startOrchestratorProcess(o: OrchestratorProcessOptions): P
       BIND_HOST: '127.0.0.1',
       HTTP_PORT: '0',
       REPLICA_ID: `bench-orchestrator-${process.pid}`,
+      ...benchSealEnv.orchestrator,
       ...o.env,
     },
   });

@@ -13,6 +13,8 @@ export interface ServiceProcessOptions {
   outDir: string;
   /** `--cpu-prof` into outDir (written on a clean exit), or `--perf-basic-prof` for `perf record`. */
   profile?: 'cpu' | 'perf';
+  /** More Node options (e.g. harness/heap-snapshot's). */
+  nodeOptions?: string[];
 }
 
 export interface ServiceProcess {
@@ -38,6 +40,7 @@ export async function startServiceProcess(o: ServiceProcessOptions): Promise<Ser
   const execArgv = ['--expose-gc', '-r', join(__dirname, '../harness/gc-on-signal.js')];
   if (o.profile === 'cpu') execArgv.push('--cpu-prof', `--cpu-prof-dir=${o.outDir}`);
   if (o.profile === 'perf') execArgv.push('--perf-basic-prof');
+  execArgv.push(...(o.nodeOptions ?? []));
   const child = spawn(process.execPath, [...execArgv, join(o.distDir, 'apps', o.app, 'src/main.js')], {
     // The "listening" line that carries the ports is logged at info, so the level is info at most.
     env: { NODE_ENV: 'production', LOG_LEVEL: 'info', ...o.env },

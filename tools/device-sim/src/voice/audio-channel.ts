@@ -10,6 +10,7 @@ import {
 import type { DeviceHost } from '../device/device-host';
 import type { DownlinkDrop } from '../device/observations';
 import type { Runtime } from '../device/runtime';
+import { PlaybackQueue } from './playback-queue';
 
 /**
  * MqttProtocol's audio channel (xiaozhi §1.4–§1.6): hello over MQTT, then AES-128-CTR Opus over UDP with the
@@ -19,6 +20,8 @@ export class AudioChannel {
   sessionId = '';
   serverSampleRate = 24_000;
   serverFrameDuration = 60;
+  /** What the speaker still has to play (auto mode's `listen start` waits for it). */
+  readonly playback: PlaybackQueue;
   private udp: Socket | undefined;
   private key: Uint8Array | undefined;
   private nonce: Uint8Array | undefined;
@@ -31,7 +34,9 @@ export class AudioChannel {
   constructor(
     private readonly host: DeviceHost,
     private readonly rt: Runtime,
-  ) {}
+  ) {
+    this.playback = new PlaybackQueue(host.clock);
+  }
 
   get hasUdp(): boolean {
     return this.udp !== undefined;
@@ -159,6 +164,7 @@ export class AudioChannel {
     this.touch();
     if (this.rt.state !== 'speaking') return this.drop('not_speaking');
     this.host.stats.downlinkPlayed++;
+    this.playback.played(this.serverFrameDuration);
     this.host.observed.playedFrames.push(opus);
     this.host.events.emit('audio', opus);
   }

@@ -59,10 +59,18 @@ export function onTtsStart(rt: Runtime): void {
   if (rt.state === 'idle' || rt.state === 'listening') rt.setState('speaking');
 }
 
-/** `tts stop` while speaking: manual → idle; else listening, and auto mode says `listen start` again. */
+/**
+ * `tts stop` while speaking: manual → idle; else listening, and auto mode says `listen start` again, held back
+ * until local playback has drained (xiaozhi §2.1): the device keeps speaking what it still has queued.
+ */
 export function onTtsStop(host: DeviceHost, rt: Runtime): void {
   if (rt.state !== 'speaking') return;
   if (rt.listeningMode === 'manual') return rt.setState('idle');
+  const draining = rt.listeningMode === 'auto' && rt.hasChannel ? rt.channel.playback.remainingMs() : 0;
+  if (draining > 0) {
+    rt.after(draining, () => rt.mainTask.schedule(() => onTtsStop(host, rt)));
+    return;
+  }
   rt.setState('listening');
   if (rt.listeningMode === 'auto') rt.mqtt?.sendText(deviceMessage.listenStart(rt.channel.sessionId, 'auto'));
 }

@@ -13,6 +13,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { useEvents, useLiveReload } from '../../hooks/useEvents';
 import { useI18n } from '../../i18n/i18n';
 import { CampaignControls } from './CampaignControls';
+import { CampaignPhases } from './CampaignPhases';
 import { CampaignProgress } from './CampaignProgress';
 import { CampaignSpecFacts } from './CampaignSpecFacts';
 import { CampaignTargets } from './CampaignTargets';
@@ -76,6 +77,7 @@ export function CampaignPage({ id }: { id: string }) {
       <Card title={t('campaign.progress_total', { n: counts.total ?? 0 })}>
         <CampaignProgress counts={counts} />
       </Card>
+      <CampaignPhases campaign={c} onChanged={campaign.reload} />
       <div className="grid two">
         <CampaignSpecFacts campaign={c} />
         <CampaignTargets id={id} />

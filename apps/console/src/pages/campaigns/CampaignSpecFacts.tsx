@@ -38,8 +38,13 @@ export function CampaignSpecFacts({ campaign: c }: { campaign: CampaignView }) {
                 {`${t('campaign.action.firmware')} (${t(`campaign.via.${action.via}`)})`}{' '}
                 <Link to={paths.release(action.firmwareId)}>{t('release.link')}</Link>
               </>
+            ) : action.kind === 'announcement' ? (
+              <>
+                {`${t('campaign.action.announcement')} (${action.how}, ${action.language})`}{' '}
+                <DeviceText text={action.text} />
+              </>
             ) : (
-              t('campaign.action.reboot')
+              t(`campaign.action.${action.kind}`)
             ),
           ],
           [

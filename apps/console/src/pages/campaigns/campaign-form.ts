@@ -92,6 +92,9 @@ export function actionOf(f: CampaignForm): ActionResult {
       if (value === undefined) return { ok: false, problem: 'value' };
       return { ok: true, action: { kind: 'capability', capability: f.capability.trim(), value } };
     }
+    case 'announcement':
+      // Announcement campaigns are made from the devices list (its selection's compose form) or the API.
+      return { ok: false, problem: 'tool' };
     case 'firmware':
       return f.firmwareId
         ? { ok: true, action: { kind: 'firmware', firmwareId: f.firmwareId, via: f.via } }

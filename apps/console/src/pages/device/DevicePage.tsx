@@ -4,6 +4,7 @@ import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
 import { useLiveReload } from '../../hooks/useEvents';
 import { useI18n } from '../../i18n/i18n';
+import { DeviceAnnouncements } from '../announce/DeviceAnnouncements';
 import { CallForm } from './CallForm';
 import { CallTimeline } from './CallTimeline';
 import { CatalogVersions } from './CatalogVersions';
@@ -33,6 +34,7 @@ export function DevicePage({ id }: { id: string }) {
         <LastStatus device={device.data} />
         <CallTimeline deviceId={id} />
       </div>
+      {device.data.dialect === 'xiaozhi' && <DeviceAnnouncements deviceId={id} />}
       <ErrorNote error={catalog.error} />
       {catalog.data && (
         <ToolCatalog catalog={catalog.data} dialect={device.data.dialect} onChange={catalog.reload} />

@@ -14,7 +14,16 @@ const ROW_HEIGHT = 40;
  * Only the rows in view (plus a few) are in the DOM, however many are loaded: 10,000 devices scroll as
  * smoothly as 10. Reaching the last rows loads the next page.
  */
-export function DeviceTable({ pages }: { pages: DevicePages }) {
+export function DeviceTable({
+  pages,
+  selected,
+  onToggle,
+}: {
+  pages: DevicePages;
+  /** Devices picked for an announcement to a selection (a checkbox per row). */
+  selected: ReadonlySet<string>;
+  onToggle: (deviceId: string) => void;
+}) {
   const { t } = useI18n();
   const scroller = useRef<HTMLDivElement>(null);
   const { items, hasMore, loadMore } = pages;
@@ -65,6 +74,13 @@ export function DeviceTable({ pages }: { pages: DevicePages }) {
                 {device ? (
                   <>
                     <span role="cell">
+                      <input
+                        type="checkbox"
+                        aria-label={t('devices.select', { id: device.id })}
+                        data-testid="device-select"
+                        checked={selected.has(device.id)}
+                        onChange={() => onToggle(device.id)}
+                      />{' '}
                       <Link to={paths.device(device.id)} className="mono">
                         {device.id}
                       </Link>

@@ -4,6 +4,7 @@ import { Link } from '../../app/navigation';
 import { paths } from '../../app/router';
 import { ErrorNote } from '../../components/ErrorNote';
 import { IfCan } from '../../components/Gated';
+import { AnnounceCard } from '../announce/AnnounceCard';
 import { useI18n } from '../../i18n/i18n';
 import { filtersFromSearch, filtersToSearch } from './device-filters';
 import { DeviceFiltersBar } from './DeviceFiltersBar';
@@ -19,6 +20,13 @@ export function DevicesPage() {
     history.replaceState(null, '', `${location.pathname}${filtersToSearch(settled)}`);
   }, [settled]);
   const pages = useDevicePages(settled);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <div data-page="devices">
       <header className="page-head row">
@@ -39,7 +47,15 @@ export function DevicesPage() {
       </p>
       <ErrorNote error={pages.error} />
       {/* A new filter starts at the top of a new list. */}
-      <DeviceTable key={JSON.stringify(settled)} pages={pages} />
+      <DeviceTable key={JSON.stringify(settled)} pages={pages} selected={selected} onToggle={toggle} />
+      {selected.size > 0 && (
+        <IfCan action="announcement.create">
+          <AnnounceCard target={{ deviceIds: [...selected].sort() }} />
+          <button type="button" onClick={() => setSelected(new Set())}>
+            {t('devices.clear_selection')}
+          </button>
+        </IfCan>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { Loading } from '../../components/Loading';
 import { useAsync } from '../../hooks/useAsync';
 import { useI18n } from '../../i18n/i18n';
+import { ReleaseCampaigns } from './ReleaseCampaigns';
 import { releaseRows } from './release-rows';
 
 const STATUS_TONE = { healthy: 'good', degraded: 'bad', insufficient_data: 'neutral' } as const;
@@ -59,6 +60,7 @@ export function ReleasePage({ id }: { id: string }) {
           </tbody>
         </table>
       </Card>
+      <ReleaseCampaigns firmwareId={id} />
     </div>
   );
 }

@@ -1,0 +1,1 @@
+export { quietGroupsOf, type GroupQuiet } from './quiet-groups.repository';

@@ -7,8 +7,7 @@ import {
 } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import type { AnnouncementCampaignGate } from './announcement-campaign-gate';
-import type { CampaignTargetsRepository } from './campaign-targets.repository';
-import { capabilityIsGated } from './campaign-tool-gate';
+import { capabilityIsGated, toolIsGated } from './campaign-tool-gate';
 import type { CampaignToolsRepository } from './campaign-tools.repository';
 import type { CampaignRow } from './campaigns.repository';
 
@@ -24,7 +23,6 @@ const UPGRADE_TOOL = 'self.upgrade_firmware';
 export async function actionIsGated(
   action: CampaignAction,
   selector: CampaignSelector,
-  targets: Pick<CampaignTargetsRepository, 'toolIsGated'>,
   tools: Pick<CampaignToolsRepository, 'ofSelector'>,
   announcements: Pick<AnnouncementCampaignGate, 'secondPerson'>,
 ): Promise<boolean> {
@@ -33,12 +31,13 @@ export async function actionIsGated(
     case 'firmware':
       return true;
     case 'tool':
-      return targets.toolIsGated(selector, action.tool);
     case 'capability': {
       // Held for a person as a whole, like a firmware campaign, rather than each device's call refused by the
-      // orchestrator's gate for want of an approved campaign.
+      // orchestrator's gate for want of an approved campaign: the same rule, the profiles' kinds included.
       const facts = await tools.ofSelector(selector);
-      return capabilityIsGated(action, facts.devices, facts.profiles);
+      return action.kind === 'tool'
+        ? toolIsGated(action.tool, facts.devices, facts.profiles)
+        : capabilityIsGated(action, facts.devices, facts.profiles);
     }
     case 'announcement':
       return (await announcements.secondPerson(selector)).result === 'awaiting_approval';

@@ -3,6 +3,7 @@ import {
   markingsOf,
   NO_TOOL_AT_APPROVAL,
   profileFor,
+  SYSTEM_REBOOT_TOOL,
   toolHash,
   toolSensitivity,
   type CampaignAction,
@@ -38,6 +39,21 @@ export function capabilityToolOn(
 ): string | undefined {
   return capabilityCall(action.capability, action.value, d.device, profiles, (name) => d.tools.has(name))
     ?.tool;
+}
+
+/**
+ * Whether calling `tool` on these devices needs a person's approval, by the one tool-access rule of libs/domain
+ * (DESIGN §4, §8) as the orchestrator's gate applies it to each call: some device declares it user-only, has it
+ * marked sensitive (by an operator, or by its model's profile), describes it as asking for confirmation (or
+ * destructive) without an operator lifting that, or has no catalog yet (nobody can tell, so it is gated).
+ */
+export function toolIsGated(
+  tool: string,
+  devices: readonly DeviceTools[],
+  profiles: readonly ToolProfileView[],
+): boolean {
+  if (tool === SYSTEM_REBOOT_TOOL) return true;
+  return devices.some((d) => !d.discovered || toolIsSensitiveOn(tool, d, profiles));
 }
 
 /**

@@ -41,7 +41,7 @@ export class CampaignTransitionsService {
     const outcome = await this.transactions.run(async (tx) => {
       const c = await this.locked(tx, id, ['draft', 'awaiting_approval'], 'start');
       if (c.state === 'awaiting_approval') return { campaign: c, approvalId: await this.reopen(tx, c) };
-      if (await actionIsGated(c.action, c.selector, this.targets, this.tools, this.announcementGate)) {
+      if (await actionIsGated(c.action, c.selector, this.tools, this.announcementGate)) {
         const approvalId = await this.openApproval(tx, c);
         return { campaign: (await this.campaigns.move(tx, id, ['draft'], 'awaiting_approval'))!, approvalId };
       }

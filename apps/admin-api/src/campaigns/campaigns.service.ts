@@ -42,13 +42,7 @@ export class CampaignsService {
       sample: counts.sample,
       ...(body.action
         ? {
-            needsApproval: await actionIsGated(
-              body.action,
-              body.selector,
-              this.targets,
-              this.tools,
-              this.announcementGate,
-            ),
+            needsApproval: await actionIsGated(body.action, body.selector, this.tools, this.announcementGate),
           }
         : {}),
       ...(firmware ? { willSkip: counts.willSkip } : {}),

@@ -12,17 +12,20 @@ const STEP_MS = 45_000;
 
 // In headless Chromium against the real platform: an operator registers a ListenAI device and is shown its
 // token once; a simulated device links with that token and is discovered; its catalog says sensitivity is the
-// operator's marking; a photo call's image is shown on the call page from the evidence.
+// operator's marking; a photo call's image is shown on the call page from the evidence; a capability campaign
+// made in the form sets its volume through its model's own tool.
 describe('a ListenAI device in the console', () => {
   let p: Platform;
   let browser: Browser;
   let page: Page;
   let device: ListenAiDevice | undefined;
+  let aliceKey: string;
 
   beforeAll(async () => {
     p = await startPlatform();
     await p.startOrchestrator('console-listenai');
     const alice = await p.h.person('operator', { email: 'alice@example.com', password: PASSWORD });
+    aliceKey = alice.key;
     browser = await launchChromium();
     page = await (await newContext(browser, p.h.baseUrl)).newPage();
     await signIn(page, alice.email, PASSWORD);
@@ -88,6 +91,48 @@ describe('a ListenAI device in the console', () => {
       await expectText(page.getByLabel('Request'), /"action": "mcp"/);
       expect(await page.getByLabel('Request').textContent()).not.toContain('jsonrpc');
       await screenshot(page, '22-listenai-call-image');
+    },
+    STEP_MS,
+  );
+
+  it(
+    "runs a capability campaign made in the form: the model's profile maps volume to its own tool, verified by its reader",
+    async () => {
+      const profile = await p.h.request('PUT', '/api/v1/tool-profiles', {
+        key: aliceKey,
+        body: {
+          model: 'arcs-mini',
+          tool: 'set_volume',
+          kind: 'action',
+          readback: { tool: 'get_volume', argument: 'value', path: 'value' },
+          capability: { name: 'volume', argument: 'value' },
+        },
+      });
+      expect(profile.status).toBe(200);
+      await page.getByRole('link', { name: 'Campaigns', exact: true }).click();
+      await page.getByRole('link', { name: 'New campaign' }).click();
+      await page.locator('input[name="name"]').fill('Volume 35');
+      await page.locator('textarea[name="deviceIds"]').fill(MAC);
+      await expectText(page.getByTestId('matched-count'), '1');
+      await page.locator('input[name="actionKind"][value="capability"]').check();
+      // The capabilities the profiles map are offered, with the model and tool that carry each out.
+      await waitFor(
+        async () =>
+          (await page.locator('[data-testid="known-capabilities"] option[value="volume"]').count()) === 1,
+        { what: 'the volume capability offered' },
+      );
+      await page.locator('input[name="capability"]').fill('volume');
+      await page.locator('input[name="capabilityValue"]').fill('35');
+      await page.locator('select[name="doneWhen"]').selectOption('verified');
+      await screenshot(page, '23-listenai-capability-campaign-new');
+      await page.getByRole('button', { name: 'Create and start' }).click();
+      await page
+        .locator('[data-page="campaign"][data-campaign-state="completed"]')
+        .waitFor({ timeout: 30_000 });
+      await expectText(page.locator('[data-count="verified"] b'), '1');
+      await expectText(page.getByTestId('campaign-capability'), /volume/);
+      expect(device!.state.volume).toBe(35);
+      await screenshot(page, '24-listenai-capability-campaign');
     },
     STEP_MS,
   );

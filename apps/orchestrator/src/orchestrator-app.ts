@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { sealSigner } from '@fleet/audit-export';
-import { createPgPool, postgresHealthCheck } from '@fleet/db';
+import { createDatabase, createPgPool, postgresHealthCheck, ToolProfileProposalsRepository } from '@fleet/db';
 import { closeMqtt, connectServiceMqtt, mqttHealthCheck } from '@fleet/messaging';
 import { CallRequests, PlatformEventBus, WebhookNotifier } from '@fleet/platform-client';
 import { createRedis, devicesInConversation, redisHealthCheck, watchRedis } from '@fleet/queues';
@@ -28,6 +28,7 @@ import { DeviceRegistry } from './devices/device-registry';
 import { PresenceHandler } from './devices/presence-handler';
 import { CatalogRepository } from './discovery/catalog-repository';
 import { DiscoveryService } from './discovery/discovery-service';
+import { ReadbackProposals } from './discovery/readback-proposals';
 import { ChainHeadRecorder } from './evidence/chain-head-recorder';
 import { CommitQueue } from './evidence/commit-queue';
 import { subscribeFleet } from './mcp/fleet-subscriber';
@@ -106,7 +107,17 @@ export async function startOrchestrator(
     let onStray: (mac: string, connectionId: string) => void = () => undefined;
     const link = new McpLink(mqtt, rpcIds, malformed, metrics, logger, (mac, id) => onStray(mac, id));
     const catalogs = new CatalogRepository(pool, config.DERIVED_RULE_MAX_AGE_MS);
-    const discovery = new DiscoveryService(link, catalogs, commits, events, config, metrics, logger);
+    const proposals = new ReadbackProposals(new ToolProfileProposalsRepository(createDatabase(pool)));
+    const discovery = new DiscoveryService(
+      link,
+      catalogs,
+      commits,
+      events,
+      config,
+      metrics,
+      logger,
+      proposals,
+    );
     const calls = new CallRepository(pool);
     registerQueueDepth(registry, () => calls.pendingByState(partitions.ownedPartitions()));
     // The sweep is built once partitions are owned; a call that begins to wait before then is found by its first

@@ -1,9 +1,11 @@
 // `npm run db:import-readbacks -- <file.json>`: turns the orchestrator's old MODEL_READBACKS list (its JSON, as
-// the variable or MODEL_READBACKS_FILE held it) into tool profiles, written as the operator ADMIN_EMAIL names.
+// the variable or MODEL_READBACKS_FILE held it) into tool profiles, written as the operator ADMIN_EMAIL names and
+// audited as that person's tool_profile.put, as the API audits its own.
 import { readFileSync } from 'node:fs';
 import { legacyModelReadbacksSchema, profilesFromLegacyReadbacks } from '@fleet/domain';
-import { createDatabase, createPgPool, ToolProfilesRepository } from '@fleet/db';
+import { createDatabase, createPgPool } from '@fleet/db';
 import { loadDbToolsConfig } from './config';
+import { importProfiles } from './import-readbacks.repository';
 
 async function main(): Promise<void> {
   const file = process.argv[2];
@@ -15,16 +17,8 @@ async function main(): Promise<void> {
   const config = loadDbToolsConfig();
   const pool = createPgPool(config.appUrl, { max: 1 });
   try {
-    const db = createDatabase(pool);
-    const by = await db
-      .selectFrom('operator')
-      .select('id')
-      .where('email', '=', config.adminEmail)
-      .executeTakeFirst();
-    if (!by) throw new Error(`no operator ${config.adminEmail} (set ADMIN_EMAIL to the person importing)`);
-    const profiles = new ToolProfilesRepository(db);
-    for (const body of profilesFromLegacyReadbacks(parsed.data)) {
-      await profiles.put(body, by.id);
+    const bodies = profilesFromLegacyReadbacks(parsed.data);
+    for (const body of await importProfiles(createDatabase(pool), config.adminEmail, bodies)) {
       console.log(
         `${body.model} ${body.tool}: ${body.kind}${body.readback ? ` read back by ${body.readback.tool}` : ''}`,
       );

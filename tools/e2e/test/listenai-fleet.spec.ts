@@ -253,4 +253,58 @@ describe('ListenAI devices beside xiaozhi ones', () => {
     expect(screen.structuredContent).toMatchObject({ verdict: 'acknowledged', sent: true });
     expect(device.state.screen.content).toBe('你好');
   });
+
+  it("holds a capability campaign for a second person when its model's tool is sensitive, then runs it on that approval", async () => {
+    // Runs last: the screen setter stays sensitive for this model from here on.
+    const profile = await api('PUT', '/tool-profiles', {
+      model: 'arcs-compat',
+      tool: 'set_screen',
+      kind: 'sensitive',
+      capability: { name: 'screen', argument: 'content' },
+    });
+    expect(profile.status).toBe(200);
+    const deviceIds = listenai.map((d) => d.mac);
+    const action = { kind: 'capability', capability: 'screen', value: '请稍候' };
+    const preview = await api('POST', '/campaigns/preview', { selector: { deviceIds }, action });
+    expect(preview.body['needsApproval']).toBe(true);
+    const created = await api('POST', '/campaigns', {
+      name: 'screen notice',
+      selector: { deviceIds },
+      action,
+      rollout: { batchSize: 2, maxInFlight: 2 },
+      doneWhen: 'verified_or_acknowledged',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body['id'] as string;
+    expect((await api('POST', `/campaigns/${id}/start`)).body['state']).toBe('awaiting_approval');
+    // Nothing is asked of any device while the campaign waits: no call exists to be refused.
+    const none = await p.sql.query('SELECT 1 FROM call WHERE campaign_id = $1', [id]);
+    expect(none.rows).toHaveLength(0);
+    expect((await api('POST', `/campaigns/${id}/approve`)).status).toBe(403); // four eyes
+    const approverKey = await p.operatorKey();
+    const approved = await fetch(`${p.apiUrl}/api/v1/campaigns/${id}/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${approverKey}` },
+    });
+    expect(((await approved.json()) as Record<string, unknown>)['state']).toBe('running');
+    const done = await waitFor(
+      async () => {
+        const c = await api('GET', `/campaigns/${id}`);
+        return c.body['state'] === 'completed' && c.body;
+      },
+      { what: 'the approved capability campaign completed', timeoutMs: 30_000 },
+    );
+    expect(done['progress']).toMatchObject({ total: 2, acknowledged: 2, failed: 0 });
+    expect(listenai.map((d) => d.state.screen.content)).toEqual(['请稍候', '请稍候']);
+    const { rows } = await p.sql.query<{ tool: string; approval: { state: string; campaignId: string } }>(
+      `SELECT c.tool, e.payload->'approval' AS approval FROM call c
+         JOIN evidence e ON e.call_id = c.id AND e.stage = 'decision' WHERE c.campaign_id = $1`,
+      [id],
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.tool).toBe('set_screen');
+      expect(row.approval).toMatchObject({ state: 'approved', campaignId: id });
+    }
+  });
 });

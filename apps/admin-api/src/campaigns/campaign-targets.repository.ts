@@ -3,9 +3,7 @@ import { createDatabase, databaseOn, sql, type Database, type Pool, type Row } f
 import {
   CAMPAIGN_TARGET_STATES,
   NO_TOOL_AT_APPROVAL,
-  SYSTEM_REBOOT_TOOL,
   toolHash,
-  toolSensitivity,
   type CampaignSelector,
   type CampaignTargetState,
 } from '@fleet/domain';
@@ -29,7 +27,7 @@ export interface TargetRow {
  * The devices a selector matches: active ones meeting every criterion given; within `groups` or `tags`, any
  * one of those listed. Shared by the preview and by the freeze, so both count the same devices.
  */
-function selectorWhere(s: CampaignSelector) {
+export function selectorWhere(s: CampaignSelector) {
   const where = [sql<boolean>`d.status = 'active'`];
   if (s.deviceIds) where.push(sql<boolean>`d.id = ANY (${s.deviceIds}::text[])`);
   if (s.board !== undefined) where.push(sql<boolean>`d.board = ${s.board}`);
@@ -97,44 +95,6 @@ export class CampaignTargetsRepository {
       this.db,
     );
     return rows[0]!;
-  }
-
-  /**
-   * Whether calling `tool` on these devices needs a person's approval, by the one tool-access rule of
-   * libs/domain (DESIGN §4, §8): some device declares it user-only, has it marked sensitive, describes it as
-   * asking for confirmation (or destructive) without an operator lifting that, or has no catalog yet (nobody
-   * can tell, so it is treated as gated). The distinct definitions are loaded, the decision is made here.
-   */
-  async toolIsGated(selector: CampaignSelector, tool: string): Promise<boolean> {
-    if (tool === SYSTEM_REBOOT_TOOL) return true;
-    const t = tool;
-    const where = selectorWhere(selector);
-    const { rows } = await sql<{
-      discovered: boolean;
-      description: Row<'tool'>['description'] | null;
-      userOnly: Row<'tool'>['user_only'] | null;
-      annotations: Row<'tool'>['annotations'];
-      marking: Row<'tool_marking'>['sensitive'] | null;
-    }>`SELECT DISTINCT d.catalog_version_id IS NOT NULL AS discovered, tl.description, tl.user_only AS "userOnly",
-              tl.annotations, mk.sensitive AS marking
-         FROM device d
-         LEFT JOIN device_catalog_version v ON v.id = d.catalog_version_id
-         LEFT JOIN tool tl ON tl.catalog_id = v.catalog_id AND tl.name = ${t}
-         LEFT JOIN tool_marking mk ON mk.device_id = d.id AND mk.tool_name = ${t}
-        WHERE ${where}`.execute(this.db);
-    return rows.some(
-      (r) =>
-        !r.discovered ||
-        toolSensitivity(
-          {
-            name: tool,
-            description: r.description ?? '',
-            userOnly: r.userOnly ?? false,
-            annotations: r.annotations,
-          },
-          r.marking ?? undefined,
-        ).sensitive,
-    );
   }
 
   /** The approval's (or the start's) snapshot: later devices are not added, later changes not followed. */

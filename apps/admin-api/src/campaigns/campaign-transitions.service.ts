@@ -10,6 +10,8 @@ import { Transactions, type Tx } from '../infra/transactions';
 import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { actionIsGated, approvalSubject } from './campaign-approval';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
+import { capabilityBindings } from './campaign-tool-gate';
+import { CampaignToolsRepository } from './campaign-tools.repository';
 import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
 import { CampaignsService, type CampaignView } from './campaigns.service';
 
@@ -25,6 +27,7 @@ export class CampaignTransitionsService {
   constructor(
     private readonly campaigns: CampaignsRepository,
     private readonly targets: CampaignTargetsRepository,
+    private readonly tools: CampaignToolsRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly reads: CampaignsService,
     private readonly transactions: Transactions,
@@ -38,7 +41,7 @@ export class CampaignTransitionsService {
     const outcome = await this.transactions.run(async (tx) => {
       const c = await this.locked(tx, id, ['draft', 'awaiting_approval'], 'start');
       if (c.state === 'awaiting_approval') return { campaign: c, approvalId: await this.reopen(tx, c) };
-      if (await actionIsGated(c.action, c.selector, this.targets, this.announcementGate)) {
+      if (await actionIsGated(c.action, c.selector, this.tools, this.announcementGate)) {
         const approvalId = await this.openApproval(tx, c);
         return { campaign: (await this.campaigns.move(tx, id, ['draft'], 'awaiting_approval'))!, approvalId };
       }
@@ -74,7 +77,7 @@ export class CampaignTransitionsService {
       await this.decide(tx, approvalId, actor, 'approved', reason);
       await this.targets.freeze(tx, id, c.selector, await this.firmwareOf(c));
       // DESIGN §4: the approval binds each device's tool as it is now, not whatever it declares later.
-      await this.targets.bindTools(tx, id, campaignActionTool(c.action));
+      await this.bindTools(tx, c);
       const moved = await this.campaigns.move(tx, id, ['awaiting_approval'], 'running', { started: true });
       return { campaign: moved!, approvalId };
     });
@@ -167,6 +170,13 @@ export class CampaignTransitionsService {
       requestedBy: c.createdBy,
       ttlS: this.config.CAMPAIGN_APPROVAL_TTL_S,
     });
+  }
+
+  /** A capability is carried out by another tool on each family: each device is bound to its own. */
+  private async bindTools(tx: Tx, c: CampaignRow): Promise<void> {
+    if (c.action.kind !== 'capability') return this.targets.bindTools(tx, c.id, campaignActionTool(c.action));
+    const facts = await this.tools.ofCampaign(tx, c.id);
+    await this.tools.bindHashes(tx, c.id, capabilityBindings(c.action, facts.devices, facts.profiles));
   }
 
   /** Starting a campaign whose approval lapsed asks again; one that is still pending stays as it is. */

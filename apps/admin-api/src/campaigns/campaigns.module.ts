@@ -7,6 +7,7 @@ import { CampaignDefinitionsService } from './campaign-definitions.service';
 import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { CampaignReapprovalService } from './campaign-reapproval.service';
 import { CampaignTargetsRepository } from './campaign-targets.repository';
+import { CampaignToolsRepository } from './campaign-tools.repository';
 import { CampaignTransitionsService } from './campaign-transitions.service';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsRepository } from './campaigns.repository';
@@ -22,6 +23,7 @@ import { ReleaseCampaignsController } from './release-campaigns.controller';
     CampaignReapprovalService,
     CampaignsRepository,
     CampaignTargetsRepository,
+    CampaignToolsRepository,
     CampaignDefinitionsService,
     CampaignDefinitionsRepository,
     AnnouncementCampaignGate,

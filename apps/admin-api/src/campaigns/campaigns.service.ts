@@ -9,6 +9,7 @@ import { CampaignsRepository, type CampaignRow } from './campaigns.repository';
 import { campaignCursor, targetCursor, type PreviewBody, type PreviewView } from './campaigns.schemas';
 import { AnnouncementCampaignGate } from './announcement-campaign-gate';
 import { actionIsGated } from './campaign-approval';
+import { CampaignToolsRepository } from './campaign-tools.repository';
 import { definitionSha256 } from './campaign-seal';
 
 export type CampaignView = CampaignRow & {
@@ -24,6 +25,7 @@ export class CampaignsService {
     private readonly campaigns: CampaignsRepository,
     private readonly targets: CampaignTargetsRepository,
     private readonly approvals: ApprovalsRepository,
+    private readonly tools: CampaignToolsRepository,
     private readonly announcementGate: AnnouncementCampaignGate,
   ) {}
 
@@ -40,12 +42,7 @@ export class CampaignsService {
       sample: counts.sample,
       ...(body.action
         ? {
-            needsApproval: await actionIsGated(
-              body.action,
-              body.selector,
-              this.targets,
-              this.announcementGate,
-            ),
+            needsApproval: await actionIsGated(body.action, body.selector, this.tools, this.announcementGate),
           }
         : {}),
       ...(firmware ? { willSkip: counts.willSkip } : {}),

@@ -125,6 +125,26 @@ describe('campaigns', () => {
     expect(started.body).toMatchObject({ state: 'awaiting_approval', approvalId: expect.any(String) });
   });
 
+  it("waits for approval of a tool its model's profile makes sensitive, as each device's call would need it", async () => {
+    const lamps = await insertDevices(h.pool, 2, { start: 720, board: 'lamp-board' });
+    await insertSharedCatalog(h.pool, lamps, [{ name: 'self.light.turn_on' }]);
+    const selector = { deviceIds: lamps };
+    const action = { kind: 'tool', tool: 'self.light.turn_on', arguments: {} };
+    const open = await h.request('POST', '/api/v1/campaigns/preview', {
+      key: alice.key,
+      body: { selector, action },
+    });
+    expect(open.body).toMatchObject({ needsApproval: false });
+    const profile = await h.request('PUT', '/api/v1/tool-profiles', {
+      key: alice.key,
+      body: { model: 'lamp-board', tool: 'self.light.turn_on', kind: 'sensitive' },
+    });
+    expect(profile.status).toBe(200);
+    const c = await create({ name: 'lights on', selector, action });
+    const started = await step(c.body.id, 'start', alice.key);
+    expect(started.body).toMatchObject({ state: 'awaiting_approval', approvalId: expect.any(String) });
+  });
+
   it('waits for another person to approve a user-only action, and freezes the targets at approval', async () => {
     const c = await create({
       name: 'reboot the lobby',

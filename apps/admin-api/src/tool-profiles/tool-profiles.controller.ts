@@ -51,7 +51,8 @@ export class ToolProfilesController {
   @Get('proposals')
   @Roles('viewer')
   @Doc({
-    summary: 'Setter/reader pairings the platform sees in catalogs in use, for a person to accept or reject',
+    summary:
+      'Setter/reader pairings discovery saw in each catalog it stored, for a person to accept or reject',
   })
   proposals(@ValidQuery(proposalListQuery) q: z.infer<typeof proposalListQuery>): Promise<ProposalRow[]> {
     return this.profiles.proposals(q.state);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { proposeReadbacks, type ToolProfileBody } from '@fleet/domain';
+import type { ToolProfileBody } from '@fleet/domain';
 import type { ProposalRow, ToolProfileRow } from '@fleet/db';
 import type { Actor } from '../http/actor';
 import { conflict, notFound } from '../http/api-error';
@@ -28,12 +28,8 @@ export class ToolProfilesService {
     return deleted;
   }
 
-  /** Looks at the catalogs devices report now, records pairings not seen before, lists those in `state`. */
-  async proposals(state: ProposalRow['state']): Promise<ProposalRow[]> {
-    for (const inUse of await this.store.proposals.catalogsInUse()) {
-      const tools = await this.store.proposals.toolsOf(inUse.catalogId);
-      await this.store.proposals.record(inUse, proposeReadbacks(tools));
-    }
+  /** The pairings discovery recorded when it stored each catalog (orchestrator readback-proposals), in `state`. */
+  proposals(state: ProposalRow['state']): Promise<ProposalRow[]> {
     return this.store.proposals.list(state);
   }
 

@@ -1,3 +1,5 @@
+import { createDatabase, ToolProfileProposalsRepository } from '@fleet/db';
+import { proposeReadbacks } from '@fleet/domain';
 import { insertDevices, startHarness, type Harness, type Person } from '../../test/harness';
 import { insertCatalog } from '../../test/fixtures';
 
@@ -56,14 +58,20 @@ describe('tool profiles', () => {
     expect((await h.request('GET', '/api/v1/tool-profiles', { key: viewer.key })).body).toEqual([]);
   });
 
-  it('proposes the pairings a catalog in use shows, and applies one only when a person accepts it', async () => {
+  it('lists the pairings discovery recorded for a catalog, and applies one only when a person accepts it', async () => {
     const [device] = await insertDevices(h.pool, 1, { start: 500, board: 'arcs-lite' });
-    await insertCatalog(h.pool, device!, [
+    const tools = [
       { name: 'set_volume', inputSchema: number },
       { name: 'get_volume' },
       { name: 'self.light.turn_on' },
       { name: 'self.light.get_power' },
-    ]);
+    ];
+    const { catalogId } = await insertCatalog(h.pool, device!, tools);
+    // What the orchestrator's discovery records when it stores a catalog (discovery/readback-proposals).
+    await new ToolProfileProposalsRepository(createDatabase(h.pool)).record(
+      { model: 'arcs-lite', catalogHash: `hash-${catalogId}` },
+      proposeReadbacks(tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema ?? {} }))),
+    );
     const pending = await h.request('GET', '/api/v1/tool-profiles/proposals', { key: viewer.key });
     expect(pending.body.map((p: { tool: string; readerTool: string }) => [p.tool, p.readerTool])).toEqual([
       ['self.light.turn_on', 'self.light.get_power'],

@@ -421,6 +421,15 @@ export const en = {
   'campaign.action.capability': 'Capability (each model’s own tool)',
   'campaign.action.announcement': 'Announcement',
   'campaign.arguments_json': 'Arguments (JSON)',
+  'campaign.capability': 'Capability',
+  'campaign.capability_missing': 'Name the capability (volume, brightness, or one a tool profile maps).',
+  'campaign.capability_value': 'Value',
+  'campaign.capability_value_missing': 'Give the value to set.',
+  'campaign.capability_note':
+    'Each device uses the tool its model’s profile maps this capability to (the firmware’s built-in one otherwise); a device with neither fails. Where that tool is sensitive, the campaign waits for another person’s approval.',
+  'campaign.done_when': 'Done when a device is',
+  'campaign.done_when.verified': 'verified only',
+  'campaign.done_when.verified_or_acknowledged': 'verified, or acknowledged (it said it did it)',
   'campaign.arguments_invalid': 'The arguments must be a JSON object.',
   'campaign.reboot_note':
     'A reboot is user-only: the campaign waits for another person’s approval, then each device is verified by its reconnect.',

@@ -11,7 +11,6 @@ import type { Logger } from '@fleet/telemetry';
 import type { CallRecord } from '../calls/call-record';
 import type { CallRepository } from '../calls/call-repository';
 import type { CallWrites, Conclusion, StageRows } from '../calls/call-writes';
-import { decisionRow } from '../calls/evidence-builders';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { concludeNotSent } from '../verification/conclude';
 import {
@@ -26,8 +25,9 @@ import {
   announcementDiscovery,
   announcementEffect,
   announcementParameters,
+  decisionRow,
   spokenResponse,
-} from './announcement-rows';
+} from '../verification/evidence-rows';
 
 /** The alert's title line when the request gave none. */
 const DEFAULT_TITLES: Record<string, string> = { zh: '通知', en: 'Announcement' };

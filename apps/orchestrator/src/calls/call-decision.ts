@@ -11,13 +11,13 @@ import { argumentsHash } from '@fleet/platform-client';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { gate } from '../policy/user-only-gate';
 import { concludeNotSent } from '../verification/conclude';
+import { decisionRow, discoveryRow } from '../verification/evidence-rows';
 import type { NotSentCause } from '../verification/observation';
 import { toolStanding } from '../verification/profile-recipe';
 import type { Recipe } from '../verification/recipes';
 import type { CallRecord } from './call-record';
 import type { ApprovalRecord, CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, PreflightFindings, StageRows } from './call-writes';
-import { decisionRow, discoveryRow } from './evidence-builders';
 import { preflight, type PreflightPorts, type RunFirst, type ToolView } from './preflight';
 
 export type Decision =

@@ -4,13 +4,18 @@ import { inSpan } from '@fleet/telemetry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import type { Exchange } from '../mcp/exchange';
 import type { McpLink } from '../mcp/mcp-link';
+import {
+  readbackRecord,
+  responseRow,
+  systemMessageResponse,
+  toolOutcomeOf,
+} from '../verification/evidence-rows';
 import type { EffectObservation, ReplyObservation } from '../verification/observation';
 import { readBack } from '../verification/readback';
 import { readbackTarget, type Recipe } from '../verification/recipes';
 import { observeReboot, waitForEffect, type RebootObservation } from '../verification/reboot-watch';
 import type { CallRecord } from './call-record';
 import type { CallRepository } from './call-repository';
-import { readbackRecord, responseRow, toolOutcomeOf } from './response-rows';
 
 /** What executing needs: the link to the device, the broker for a `system` message, the boot reports. */
 export interface ExecutionPorts {
@@ -134,12 +139,7 @@ export async function sendRebootLike(
     ports.mqtt.publish(deviceP2pTopic(device.mac), message, { qos: 0 });
     published();
     return {
-      response: {
-        outcome: 'no_reply',
-        ...(device.connectionId ? { connectionId: device.connectionId } : {}),
-        sentAt: (call.sentAt ?? new Date()).toISOString(),
-        reason: 'a system message has no reply (xiaozhi §2.2)',
-      },
+      response: systemMessageResponse(device.connectionId, call.sentAt ?? new Date()),
       reply: { kind: 'none', reason: 'a system message has no reply' },
       connectionId: device.connectionId,
       lateTrue: () => false,

@@ -5,30 +5,28 @@ import type { OrchestratorConfig } from '../config';
 import type { DeviceRegistry } from '../devices/device-registry';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import { LeaseLostError } from '../evidence/commit-queue';
-import { concludeNotSent, concludeUnpaired, judgeSent as judge } from '../verification/conclude';
+import { concludeCancelled, concludeUnpaired } from '../verification/conclude';
+import {
+  decisionRow,
+  sentParameters,
+  takenOverEffect,
+  takenOverRebootResponse,
+  takenOverResponse,
+} from '../verification/evidence-rows';
 import { toolStanding } from '../verification/profile-recipe';
-import type { Observation } from '../verification/observation';
-import { readbackTarget, type Recipe } from '../verification/recipes';
+import type { Recipe } from '../verification/recipes';
 import { CallAnnouncer } from './call-announcer';
 import { decide, type Decision, type DecisionPorts } from './call-decision';
-import {
-  readEffect,
-  sendRebootLike,
-  sendToolCall,
-  watchRebootLike,
-  type ExecutionPorts,
-  type ReplySeen,
-} from './call-execution';
+import { sendRebootLike, sendToolCall, type ExecutionPorts } from './call-execution';
 import type { BusyLock } from './busy-lock';
-import { heldPastDeadline, withBusyLock } from './busy-lock-rows';
 import type { CallRecord } from './call-record';
 import type { CallRepository, PolicyContext } from './call-repository';
 import type { Conclusion, CallWrites, PreflightFindings, StageRows } from './call-writes';
-import { decisionRow } from './evidence-builders';
-import { rememberResult } from './fresh-results';
+import { clearToSend, type ClearToSend } from './clear-to-send';
 import { registryVersionOf } from './preflight';
-import { createPrerequisite, priorStateOf, type PrerequisitePorts } from './prerequisites';
-import { effectRow } from './response-rows';
+import type { PrerequisitePorts } from './prerequisites';
+import { verifyRebootLike, type RebootRequest } from './reboot-verification';
+import { concludeToolCall } from './tool-call-conclusion';
 
 /** What the runner needs besides what deciding and executing need. */
 export interface RunnerPorts extends ExecutionPorts, PrerequisitePorts {
@@ -110,7 +108,7 @@ export class CallRunner {
   }
 
   private async step(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
-    if (call.cancelledBy) return this.conclude(call, this.cancelled(call));
+    if (call.cancelledBy) return this.conclude(call, concludeCancelled(call));
     if (call.tool === ANNOUNCE_TOOL) return this.ports.announcements.step(call, device);
     switch (call.state) {
       case 'queued':
@@ -147,37 +145,18 @@ export class CallRunner {
     decision: SendDecision,
     policy: PolicyContext,
   ) {
-    // DESIGN §4 busy lock: a reboot or an upgrade waits for the device's conversation to end.
-    const lock = await this.ports.busyLock.check(call, decision.recipe);
-    if (lock?.kind === 'hold') return this.park(call, 'waiting_for_device', {});
-    if (lock?.kind === 'deadline_passed') return this.conclude(call, heldPastDeadline(call, decision, lock));
-    if (lock) decision = withBusyLock(decision, lock);
-    let priorState;
-    for (const need of decision.prerequisites) {
-      const prerequisite = await createPrerequisite(this.ports, call, need);
-      if (!prerequisite.verdict) {
-        // Run inline in this lane; a wake-up for it meanwhile (a sweep, a takeover) must not run it twice.
-        this.scheduled.add(prerequisite.id);
-        try {
-          await this.run(prerequisite, device, policy); // the same device, read moments ago
-        } finally {
-          this.scheduled.delete(prerequisite.id);
-        }
+    const clear = await clearToSend(this.ports, call, device, decision, async (prerequisite) => {
+      // Run inline in this lane; a wake-up for it meanwhile (a sweep, a takeover) must not run it twice.
+      this.scheduled.add(prerequisite.id);
+      try {
+        await this.run(prerequisite, device, policy); // the same device, read moments ago
+      } finally {
+        this.scheduled.delete(prerequisite.id);
       }
-      const fresh = device.fresh.get(need.rule.requires);
-      if (prerequisite.verdict !== 'verified' || !fresh) {
-        const reason = `the prerequisite ${need.rule.requires} ended ${prerequisite.verdict ?? 'unfinished'}`;
-        return this.conclude(
-          call,
-          concludeNotSent('policy', reason, {
-            discovery: decision.rows.discovery,
-            decision: decisionRow(call, 'rejected', decision.rules, { reason }),
-          }),
-        );
-      }
-      priorState = priorStateOf(prerequisite, fresh.result, new Date(fresh.at));
-    }
-    return this.send(call, device, decision, priorState);
+    });
+    if (clear.kind === 'hold') return this.park(call, 'waiting_for_device', {});
+    if (clear.kind === 'conclude') return this.conclude(call, clear.conclusion);
+    return this.send(call, device, clear.decision, clear.priorState);
   }
 
   /** The "sending" row, the request, `sent`, the reply, the effect check, the verdict. */
@@ -185,7 +164,7 @@ export class CallRunner {
     call: CallRecord,
     device: DeviceRuntime,
     decision: SendDecision,
-    priorState: ReturnType<typeof priorStateOf> | undefined,
+    priorState: Extract<ClearToSend, { kind: 'send' }>['priorState'],
   ): Promise<void> {
     const { recipe } = decision;
     const rebootLike = recipe.kind === 'reboot' || recipe.kind === 'upgrade';
@@ -202,7 +181,7 @@ export class CallRunner {
           ...(decision.approval ? { approval: decision.approval } : {}),
           ...(priorState ? { priorState } : {}),
         }),
-        parameters: { ...(decision.rows.parameters as object), sent },
+        parameters: sentParameters(decision.rows.parameters, sent),
       },
     );
     if (!marked) return this.afterLostRace(call.id);
@@ -217,7 +196,7 @@ export class CallRunner {
       }
     }
     const reply = await sendToolCall(this.ports, call, device, jsonrpcId!, published);
-    return this.concludeSent(call, device, recipe, reply);
+    return this.conclude(call, await concludeToolCall(this.ports, call, device, recipe, reply));
   }
 
   /**
@@ -234,115 +213,39 @@ export class CallRunner {
     });
   }
 
-  private async concludeSent(call: CallRecord, device: DeviceRuntime, recipe: Recipe, seen: ReplySeen) {
-    const rows: StageRows = { response: seen.response };
-    let observation: Observation = { sent: true, reply: seen.reply, effect: { kind: 'none' } };
-    let effectExtra: Record<string, unknown> = {};
-    let deviceStatus: unknown;
-    const refused = judge(recipe, observation);
-    const replied = seen.reply.kind === 'success';
-    if (recipe.kind === 'readback' && refused?.verdict !== 'device_error') {
-      const read = await readEffect(this.ports, call, device, recipe);
-      if (read.statusText)
-        deviceStatus = rememberResult(
-          device,
-          { ...call, tool: recipe.read?.tool ?? 'self.get_device_status' },
-          read.statusText,
-        );
-      observation = { ...observation, effect: read.effect };
-      effectExtra = {
-        expected: { path: recipe.path.join('.'), value: readbackTarget(recipe, call.arguments) },
-        observed: read.effect.kind === 'readback' ? read.effect.observed : undefined,
-        readback: read.readback,
-      };
-    } else if (recipe.kind === 'read_only' && seen.reply.kind === 'success') {
-      deviceStatus = rememberResult(device, call, seen.reply.text);
-      effectExtra = { observed: seen.reply.text };
-    }
-    const judged = judge(recipe, observation)!;
-    const method =
-      judged.verdict === 'device_error'
-        ? 'not_applicable'
-        : recipe.kind === 'read_only'
-          ? 'reply_is_effect'
-          : recipe.kind === 'readback'
-            ? 'readback'
-            : 'unverifiable';
-    rows.effect = effectRow(method, judged.effect, effectExtra);
-    return this.conclude(call, {
-      verdict: judged.verdict,
-      reason: judged.reason,
-      ...(seen.result && (replied || seen.reply.kind === 'failure') ? { result: seen.result } : {}),
-      ...(deviceStatus === undefined ? {} : { deviceStatus }),
-      rows,
-    });
-  }
-
-  /**
-   * Reboots and upgrades (DESIGN §5): verified by what the platform sees next, a boot check-in and a new
-   * connection (with the expected version for an upgrade). An upgrade's late "true" without a reboot is a
-   * mismatch: the device still reports its old version.
-   */
+  /** Reboots and upgrades: the `verifying` state once, then what the platform sees next (reboot-verification). */
   private async verifyRebootLike(
     call: CallRecord,
     device: DeviceRuntime,
     recipe: Recipe,
-    request: { response: StageRows['response']; reply: ReplySeen['reply']; lateTrue: () => boolean },
+    request: RebootRequest,
     expectedVersion: string | undefined,
   ): Promise<void> {
-    const refused = judge(recipe, {
-      sent: true,
-      reply: request.reply,
-      effect: { kind: 'none' },
-    });
-    if (refused?.verdict === 'device_error') {
-      return this.conclude(call, {
-        verdict: refused.verdict,
-        reason: refused.reason,
-        rows: { response: request.response, effect: effectRow('not_applicable', 'the device refused') },
-      });
-    }
-    const window =
-      recipe.kind === 'upgrade' ? this.ports.config.UPGRADE_VERIFY_MS : this.ports.config.REBOOT_VERIFY_MS;
-    const deadline = call.effectDeadlineAt ?? new Date((call.sentAt ?? call.createdAt).getTime() + window);
-    if (!call.written.has('response') || call.state !== 'verifying') {
-      if (!(await this.ports.writes.park(call, 'verifying', { response: request.response }, deadline)))
-        return this.afterLostRace(call.id);
-      this.announce.state(call, 'verifying');
-    }
-    const boundClientId = await this.ports.calls.boundClientId(call.deviceId);
-    const expected = recipe.kind === 'upgrade' ? expectedVersion : undefined;
-    const seen = await inSpan(`verify ${recipe.kind}`, { attributes: { 'call.id': call.id } }, () =>
-      watchRebootLike(
-        this.ports,
-        call,
-        device,
-        { boundClientId, expectedVersion: expected, deadline, lateTrue: request.lateTrue },
-        (effect) => judge(recipe, { sent: true, reply: request.reply, effect }) !== undefined,
-      ),
-    );
-    const judged = judge(recipe, { sent: true, reply: request.reply, effect: seen.effect })!;
-    return this.conclude(call, {
-      verdict: judged.verdict,
-      reason: judged.reason,
-      rows: {
-        effect: effectRow(expected === undefined ? 'reboot_observed' : 'version_observed', judged.effect, {
-          expected: expected ?? 'a boot check-in and a new connection',
-          observed: seen.observed,
-        }),
+    const conclusion = await verifyRebootLike(
+      this.ports,
+      call,
+      device,
+      recipe,
+      request,
+      expectedVersion,
+      async (deadline) => {
+        if (call.written.has('response') && call.state === 'verifying') return true;
+        if (!(await this.ports.writes.park(call, 'verifying', { response: request.response }, deadline))) {
+          await this.afterLostRace(call.id);
+          return false;
+        }
+        this.announce.state(call, 'verifying');
+        return true;
       },
-    });
+    );
+    if (conclusion) return this.conclude(call, conclusion);
   }
 
   /** After a takeover (or a wake while verifying): the request may have gone out; only the effect can tell. */
   private async resume(call: CallRecord, device: DeviceRuntime, policy: PolicyContext): Promise<void> {
     const { recipe } = toolStanding(device, call.tool, policy);
     if (recipe.kind === 'reboot' || recipe.kind === 'upgrade') {
-      const response = {
-        outcome: 'no_reply' as const,
-        reason: 'the replica that sent it stopped before a reply was paired',
-        ...(call.connectionId ? { connectionId: call.connectionId } : {}),
-      };
+      const response = takenOverRebootResponse(call.connectionId);
       const expected =
         recipe.kind === 'upgrade' ? await registryVersionOf(this.ports, call.arguments['url']) : undefined;
       return this.verifyRebootLike(
@@ -358,13 +261,7 @@ export class CallRunner {
       concludeUnpaired(
         recipe,
         'the replica that sent it stopped before a reply was paired; nothing settles it now',
-        {
-          response: { outcome: 'no_reply', reason: 'the sending replica stopped before pairing the reply' },
-          effect: effectRow(
-            recipe.kind === 'unverifiable' ? 'unverifiable' : 'not_applicable',
-            'not checked after the takeover',
-          ),
-        },
+        { response: takenOverResponse(), effect: takenOverEffect(recipe) },
       ),
     );
   }
@@ -397,13 +294,6 @@ export class CallRunner {
   /** The call changed under us (cancelled, sealed): take it again from its row. */
   private async afterLostRace(callId: string): Promise<void> {
     const call = await this.ports.calls.load(callId);
-    if (call && !call.verdict && call.cancelledBy) await this.conclude(call, this.cancelled(call));
-  }
-
-  private cancelled(call: CallRecord): Conclusion {
-    const reason = `cancelled by ${call.cancelledBy}: ${call.cancelReason ?? 'no reason given'}`;
-    return concludeNotSent('operator_cancelled', reason, {
-      decision: decisionRow(call, 'cancelled', [], { reason }),
-    });
+    if (call && !call.verdict && call.cancelledBy) await this.conclude(call, concludeCancelled(call));
   }
 }

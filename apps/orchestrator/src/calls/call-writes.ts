@@ -5,12 +5,12 @@ import {
   type CallTransition,
   type StepOutcome,
 } from '@fleet/db';
-import { EVIDENCE_STAGES, NOT_SENT_VERDICTS, type EvidenceStage, type Verdict } from '@fleet/domain';
+import { EVIDENCE_STAGES, type EvidenceStage, type Verdict } from '@fleet/domain';
 import { argumentsHash } from '@fleet/platform-client';
 import { inSpan } from '@fleet/telemetry';
 import type { CommitQueue, UnitTx } from '../evidence/commit-queue';
 import type { CallRecord } from './call-record';
-import { decisionRow, effectNotApplicable, parametersNotChecked, responseNotSent } from './evidence-builders';
+import { completeRows } from '../verification/evidence-rows';
 
 export type StageRows = Partial<Record<EvidenceStage, unknown>>;
 
@@ -222,27 +222,4 @@ export class CallWrites {
     );
     for (const stage of fresh) call.written.add(stage);
   }
-}
-
-/** The rows a conclusion did not bring, each saying why its stage did not happen (DESIGN §1). */
-function completeRows(call: CallRecord, c: Conclusion): StageRows {
-  const notSent = NOT_SENT_VERDICTS.has(c.verdict);
-  const why = `${c.verdict}: ${c.reason}`;
-  const outcome =
-    c.verdict === 'expired' || c.verdict === 'cancelled' || c.verdict === 'undelivered'
-      ? c.verdict
-      : 'rejected';
-  return {
-    discovery: c.rows.discovery ?? {
-      board: null,
-      firmwareVersion: null,
-      catalog: null,
-      tool: null,
-      note: why,
-    },
-    decision: c.rows.decision ?? decisionRow(call, notSent ? outcome : 'allowed', [], { reason: c.reason }),
-    parameters: c.rows.parameters ?? parametersNotChecked(call, why),
-    response: c.rows.response ?? responseNotSent(why),
-    effect: c.rows.effect ?? effectNotApplicable(notSent ? `not sent (${why})` : c.reason),
-  };
 }

@@ -6,6 +6,7 @@ import { checkArguments } from '../policy/argument-validation';
 import { checkLimits } from '../policy/operator-limits';
 import { orderingNeeds, type OrderingNeed } from '../policy/ordering';
 import type { CallRecord } from './call-record';
+import { checkedParameters } from '../verification/evidence-rows';
 import type { NotSentCause } from '../verification/observation';
 import type { CallRepository } from './call-repository';
 
@@ -55,12 +56,7 @@ export async function preflight(
         firmwareWouldDo: [],
       };
   const limits = checkLimits(groups, call.tool, call.arguments);
-  const parameters = {
-    arguments: call.arguments,
-    validation: { ok: check.ok, errors: check.errors },
-    firmwareWouldDo: check.firmwareWouldDo,
-    limits,
-  };
+  const parameters = checkedParameters(call.arguments, check, limits);
   const refused = (reason: string) =>
     ({ ok: false, cause: 'policy', reason, parameters, outcome: 'rejected' }) as const;
   if (!check.ok)

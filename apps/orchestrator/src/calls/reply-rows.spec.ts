@@ -1,7 +1,7 @@
 import { decodeMcpReply, hashClientId } from '@fleet/protocol';
 import type { Exchange } from '../mcp/exchange';
 import { replySeen } from './call-execution';
-import { responseRow, toolOutcomeOf } from './response-rows';
+import { responseRow, toolOutcomeOf } from '../verification/evidence-rows';
 
 const sentAt = new Date('2026-12-02T00:00:00.000Z');
 const receivedAt = new Date('2026-12-02T00:00:00.040Z');

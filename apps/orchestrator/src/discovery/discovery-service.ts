@@ -10,6 +10,8 @@ import { exchangeRecord, type Exchange } from '../mcp/exchange';
 import type { McpLink } from '../mcp/mcp-link';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
 import type { CatalogRepository } from './catalog-repository';
+import type { CatalogView } from './catalog-view';
+import type { ReadbackProposals } from './readback-proposals';
 import { ToolsListPages } from './tools-list-pages';
 
 // The gateway pages up to `max_tools_count`; a firmware registers at most a few dozen tools (xiaozhi §3.4).
@@ -31,6 +33,7 @@ export class DiscoveryService {
     private readonly config: OrchestratorConfig,
     private readonly metrics: OrchestratorMetrics,
     private readonly logger: Logger,
+    private readonly proposals?: Pick<ReadbackProposals, 'catalogStored'>,
   ) {}
 
   /** Runs in the device's lane. True when the device's catalog is known for its current connection. */
@@ -102,6 +105,7 @@ export class DiscoveryService {
       return this.failed(device, `the catalog could not be stored: ${(err as Error).message}`);
     }
     this.catalogs.committed(stored.view);
+    await this.proposePairings(device.board ?? stored.view.serverName, stored.view);
     if (device.connectionId !== connectionId) return false; // it reconnected meanwhile: discover again
     device.catalog = stored.view;
     device.discoveredOn = connectionId;
@@ -126,5 +130,14 @@ export class DiscoveryService {
     this.metrics.discoveries.inc({ outcome: 'failed' });
     this.logger.warn({ mac: device.mac, why }, 'discovery failed; calls keep waiting and it is retried');
     return false;
+  }
+
+  /** The pairings the catalog shows, recorded for people; a failure here leaves the discovery as it ended. */
+  private async proposePairings(model: string | null | undefined, view: CatalogView): Promise<void> {
+    try {
+      await this.proposals?.catalogStored(model, view);
+    } catch (err) {
+      this.logger.warn({ err, catalog: view.hash }, 'cannot record the readback pairings a catalog shows');
+    }
   }
 }

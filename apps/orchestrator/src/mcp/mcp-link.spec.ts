@@ -10,7 +10,7 @@ import {
   type TestMqttBroker,
 } from '@fleet/testing';
 import { DeviceRegistry } from '../devices/device-registry';
-import { responseRow } from '../calls/response-rows';
+import { responseRow } from '../verification/evidence-rows';
 import { createOrchestratorMetrics } from '../orchestrator-metrics';
 import { subscribeFleet } from './fleet-subscriber';
 import { MalformedInputs } from './malformed-inputs';

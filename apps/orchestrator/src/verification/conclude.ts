@@ -1,4 +1,6 @@
+import type { CallRecord } from '../calls/call-record';
 import type { Conclusion, StageRows } from '../calls/call-writes';
+import { decisionRow } from './evidence-rows';
 import type { NotSentCause, Observation } from './observation';
 import type { Recipe } from './recipes';
 import { judge, type Judgement } from './verdict-table';
@@ -28,4 +30,12 @@ export function judgeSent(
 export function concludeUnpaired(recipe: Recipe, reason: string, rows: StageRows): Conclusion {
   const judged = judge(recipe, { sent: true, reply: { kind: 'none', reason }, effect: { kind: 'none' } })!;
   return { verdict: judged.verdict, reason, rows };
+}
+
+/** A call a person cancelled before it was sent (its decision row says who, and why). */
+export function concludeCancelled(call: CallRecord): Conclusion {
+  const reason = `cancelled by ${call.cancelledBy}: ${call.cancelReason ?? 'no reason given'}`;
+  return concludeNotSent('operator_cancelled', reason, {
+    decision: decisionRow(call, 'cancelled', [], { reason }),
+  });
 }

@@ -2,7 +2,7 @@ import { mcpRequests } from '@fleet/protocol';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import type { Exchange } from '../mcp/exchange';
 import type { McpLink } from '../mcp/mcp-link';
-import { toolOutcomeOf } from '../calls/response-rows';
+import { toolOutcomeOf } from './rows/response-rows';
 import { readStatusValue } from './recipes';
 
 const STATUS_READ = { tool: 'self.get_device_status', arguments: {} };

@@ -2,15 +2,19 @@ import { campaignsApi } from '../../api/campaigns-api';
 import { Card } from '../../components/Card';
 import { useAsync } from '../../hooks/useAsync';
 import { useI18n } from '../../i18n/i18n';
-import type { CampaignForm } from './campaign-form';
+import type { ActionResult, CampaignDoneWhen, CampaignForm } from './campaign-form';
+import { CapabilityFields } from './CapabilityFields';
 
 interface Props {
   form: CampaignForm;
   update: (patch: Partial<CampaignForm>) => void;
-  problem: 'tool' | 'arguments' | 'firmware' | undefined;
+  problem: Extract<ActionResult, { ok: false }>['problem'] | undefined;
 }
 
-/** What each device gets: a tool call with exact arguments, a reboot, or a firmware image from the registry. */
+/**
+ * What each device gets: a tool call with exact arguments, a capability each model carries out with its own
+ * tool, a reboot, or a firmware image from the registry; and which verdicts count as done.
+ */
 export function ActionFields({ form, update, problem }: Props) {
   const { t } = useI18n();
   const firmware = useAsync(
@@ -21,7 +25,7 @@ export function ActionFields({ form, update, problem }: Props) {
     <Card title={t('campaign.action')}>
       <div className="stack">
         <div className="tabs" role="radiogroup" aria-label={t('campaign.action')}>
-          {(['tool', 'reboot', 'firmware'] as const).map((kind) => (
+          {(['tool', 'capability', 'reboot', 'firmware'] as const).map((kind) => (
             <label key={kind} className="radio">
               <input
                 type="radio"
@@ -65,6 +69,13 @@ export function ActionFields({ form, update, problem }: Props) {
             {problem === 'arguments' && <p className="error-note">{t('campaign.arguments_invalid')}</p>}
           </>
         )}
+        {form.actionKind === 'capability' && (
+          <CapabilityFields
+            form={form}
+            update={update}
+            problem={problem === 'capability' || problem === 'value' ? problem : undefined}
+          />
+        )}
         {form.actionKind === 'reboot' && <p className="note">{t('campaign.reboot_note')}</p>}
         {form.actionKind === 'firmware' && (
           <>
@@ -96,6 +107,19 @@ export function ActionFields({ form, update, problem }: Props) {
             </label>
           </>
         )}
+        <label>
+          {t('campaign.done_when')}
+          <select
+            name="doneWhen"
+            value={form.doneWhen}
+            onChange={(e) => update({ doneWhen: e.target.value as CampaignDoneWhen })}
+          >
+            <option value="verified">{t('campaign.done_when.verified')}</option>
+            <option value="verified_or_acknowledged">
+              {t('campaign.done_when.verified_or_acknowledged')}
+            </option>
+          </select>
+        </label>
       </div>
     </Card>
   );

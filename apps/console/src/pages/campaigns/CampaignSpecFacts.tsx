@@ -25,6 +25,14 @@ export function CampaignSpecFacts({ campaign: c }: { campaign: CampaignView }) {
                 </code>{' '}
                 <JsonBlock value={action.arguments} />
               </>
+            ) : action.kind === 'capability' ? (
+              <span data-testid="campaign-capability">
+                {`${t('campaign.action.capability')}: `}
+                <code>
+                  <DeviceText text={action.capability} />
+                </code>{' '}
+                <JsonBlock value={action.value} />
+              </span>
             ) : action.kind === 'firmware' ? (
               <>
                 {`${t('campaign.action.firmware')} (${t(`campaign.via.${action.via}`)})`}{' '}
@@ -54,6 +62,7 @@ export function CampaignSpecFacts({ campaign: c }: { campaign: CampaignView }) {
               min: c.abortRule.minDevices,
             }),
           ],
+          [t('campaign.done_when'), t(`campaign.done_when.${c.doneWhen}`)],
           [t('campaign.deviceTimeoutS'), `${c.deviceTimeoutS} s`],
           [t('campaign.retries'), c.retries],
           [t('campaign.created'), <DateTime at={c.createdAt} />],

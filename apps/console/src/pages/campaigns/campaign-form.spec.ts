@@ -1,4 +1,4 @@
-import { actionOf, draftOf, EMPTY_FORM, selectorOf } from './campaign-form';
+import { actionOf, draftOf, EMPTY_FORM, selectorOf, valueOf } from './campaign-form';
 
 describe('the campaign form', () => {
   it('has no selector until a criterion is named (the API needs one)', () => {
@@ -59,6 +59,35 @@ describe('the campaign form', () => {
       deviceTimeoutS: 600,
       retries: 0,
       skipInSession: true,
+      doneWhen: 'verified',
     });
+    expect(
+      draftOf({ ...form, doneWhen: 'verified_or_acknowledged' }, { online: true }, { kind: 'reboot' }),
+    ).toMatchObject({ doneWhen: 'verified_or_acknowledged' });
+  });
+
+  it('builds a capability action from its name and value, and names what is missing', () => {
+    const capability = { ...EMPTY_FORM, actionKind: 'capability' as const };
+    expect(actionOf({ ...capability, capability: ' volume ', capabilityValue: '30' })).toEqual({
+      ok: true,
+      action: { kind: 'capability', capability: 'volume', value: 30 },
+    });
+    expect(actionOf({ ...capability, capability: 'screen', capabilityValue: '请稍候' })).toEqual({
+      ok: true,
+      action: { kind: 'capability', capability: 'screen', value: '请稍候' },
+    });
+    expect(actionOf({ ...capability, capabilityValue: '30' })).toEqual({ ok: false, problem: 'capability' });
+    expect(actionOf({ ...capability, capability: 'volume', capabilityValue: ' ' })).toEqual({
+      ok: false,
+      problem: 'value',
+    });
+  });
+
+  it('reads a value as a JSON number, boolean or string, and anything else as the text typed', () => {
+    expect(valueOf('true')).toBe(true);
+    expect(valueOf('"30"')).toBe('30');
+    expect(valueOf('dark')).toBe('dark');
+    expect(valueOf('{"a":1}')).toBe('{"a":1}');
+    expect(valueOf('')).toBeUndefined();
   });
 });

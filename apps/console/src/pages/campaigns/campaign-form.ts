@@ -14,6 +14,9 @@ export interface CampaignForm {
   actionKind: CampaignAction['kind'];
   tool: string;
   argumentsJson: string;
+  /** A capability the tool profiles map to each model's tool ("volume"), and the value it is set to. */
+  capability: string;
+  capabilityValue: string;
   firmwareId: string;
   via: 'mcp' | 'ota';
   batchSize: string;
@@ -24,7 +27,10 @@ export interface CampaignForm {
   deviceTimeoutS: string;
   retries: string;
   skipInSession: boolean;
+  doneWhen: CampaignDoneWhen;
 }
+
+export type CampaignDoneWhen = 'verified' | 'verified_or_acknowledged';
 
 export const EMPTY_FORM: CampaignForm = {
   name: '',
@@ -38,6 +44,8 @@ export const EMPTY_FORM: CampaignForm = {
   actionKind: 'tool',
   tool: '',
   argumentsJson: '{}',
+  capability: '',
+  capabilityValue: '',
   firmwareId: '',
   via: 'mcp',
   batchSize: '50',
@@ -48,6 +56,7 @@ export const EMPTY_FORM: CampaignForm = {
   deviceTimeoutS: '600',
   retries: '0',
   skipInSession: true,
+  doneWhen: 'verified',
 };
 
 const list = (text: string) =>
@@ -70,15 +79,21 @@ export function selectorOf(f: CampaignForm): CampaignSelector | undefined {
 }
 
 export type ActionResult =
-  { ok: true; action: CampaignAction } | { ok: false; problem: 'tool' | 'arguments' | 'firmware' };
+  | { ok: true; action: CampaignAction }
+  | { ok: false; problem: 'tool' | 'arguments' | 'firmware' | 'capability' | 'value' };
 
 export function actionOf(f: CampaignForm): ActionResult {
   switch (f.actionKind) {
     case 'reboot':
       return { ok: true, action: { kind: 'reboot' } };
-    case 'capability':
+    case 'capability': {
+      if (!f.capability.trim()) return { ok: false, problem: 'capability' };
+      const value = valueOf(f.capabilityValue);
+      if (value === undefined) return { ok: false, problem: 'value' };
+      return { ok: true, action: { kind: 'capability', capability: f.capability.trim(), value } };
+    }
     case 'announcement':
-      // Capability and announcement campaigns are made through the API for now: the form offers tools.
+      // Announcement campaigns are made from the devices list (its selection's compose form) or the API.
       return { ok: false, problem: 'tool' };
     case 'firmware':
       return f.firmwareId
@@ -102,6 +117,24 @@ export function actionOf(f: CampaignForm): ActionResult {
   }
 }
 
+/**
+ * A capability's value as typed: a JSON number, boolean or string where it reads as one (30, true, "x"), else
+ * the text itself (dark, 请稍候); nothing typed is no value.
+ */
+export function valueOf(text: string): string | number | boolean | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return trimmed;
+  }
+  return typeof parsed === 'string' || typeof parsed === 'number' || typeof parsed === 'boolean'
+    ? parsed
+    : trimmed;
+}
+
 const int = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
 
 /** The spec to POST; the API validates it again and names any field it refuses. */
@@ -120,5 +153,6 @@ export function draftOf(f: CampaignForm, selector: CampaignSelector, action: Cam
     deviceTimeoutS: int(f.deviceTimeoutS) ?? 600,
     retries: int(f.retries) ?? 0,
     skipInSession: f.skipInSession,
+    doneWhen: f.doneWhen,
   };
 }

@@ -1,6 +1,6 @@
 export { ToolProfilesRepository, type ToolProfileRow } from './tool-profiles.repository';
 export {
   ToolProfileProposalsRepository,
-  type CatalogInUse,
+  type CatalogOfModel,
   type ProposalRow,
 } from './tool-profile-proposals.repository';

@@ -18,11 +18,10 @@ export interface ProposalRow {
   createdAt: Date;
 }
 
-/** A catalog content in use, with the model its devices are known by. */
-export interface CatalogInUse {
+/** A catalog content, with the model the devices reporting it are known by (their board, else their server). */
+export interface CatalogOfModel {
   model: string;
   catalogHash: string;
-  catalogId: string;
 }
 
 const COLUMNS = [
@@ -45,33 +44,8 @@ const COLUMNS = [
 export class ToolProfileProposalsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Every (model, catalog content) some device reports now: a device is known by its board, else its server. */
-  catalogsInUse(): Promise<CatalogInUse[]> {
-    return this.db
-      .selectFrom('device as d')
-      .innerJoin('device_catalog_version as v', 'v.id', 'd.catalog_version_id')
-      .innerJoin('tool_catalog as c', 'c.id', 'v.catalog_id')
-      .select([
-        sql<string>`coalesce(d.board, v.server_name)`.as('model'),
-        'c.hash as catalogHash',
-        'c.id as catalogId',
-      ])
-      .where(sql<boolean>`coalesce(d.board, v.server_name) IS NOT NULL`)
-      .distinct()
-      .execute();
-  }
-
-  toolsOf(catalogId: string): Promise<{ name: string; inputSchema: unknown }[]> {
-    return this.db
-      .selectFrom('tool')
-      .select(['name', 'input_schema as inputSchema'])
-      .where('catalog_id', '=', catalogId)
-      .orderBy('position')
-      .execute();
-  }
-
   /** Records pairings not seen before (a rejected or accepted one stays decided). */
-  async record(at: CatalogInUse, pairings: readonly ReadbackPairing[]): Promise<void> {
+  async record(at: CatalogOfModel, pairings: readonly ReadbackPairing[]): Promise<void> {
     if (pairings.length === 0) return;
     await this.db
       .insertInto('tool_profile_proposal')

@@ -34,6 +34,7 @@ import { CommitQueue } from './evidence/commit-queue';
 import { subscribeFleet } from './mcp/fleet-subscriber';
 import { MalformedInputs } from './mcp/malformed-inputs';
 import { McpLink } from './mcp/mcp-link';
+import { UnownedReplies } from './mcp/unowned-replies';
 import { AnnouncementRunner } from './announcements/announcement-runner';
 import { AnnouncementRepository } from './announcements/announcement.repository';
 import { RpcIds } from './mcp/rpc-ids';
@@ -105,7 +106,17 @@ export async function startOrchestrator(
     stack.push('malformed inputs', () => malformed.flush());
     // A stray reply can show a connection whose presence event this replica missed (see PresenceHandler).
     let onStray: (mac: string, connectionId: string) => void = () => undefined;
-    const link = new McpLink(mqtt, rpcIds, malformed, metrics, logger, (mac, id) => onStray(mac, id));
+    // Replies of partitions this replica does not own, kept one lease lifetime for a takeover (DESIGN §7).
+    const unowned = new UnownedReplies(config.LEASE_TTL_MS + config.LEASE_RENEW_MS);
+    const link = new McpLink(
+      mqtt,
+      rpcIds,
+      malformed,
+      metrics,
+      logger,
+      (mac, id) => onStray(mac, id),
+      unowned,
+    );
     const catalogs = new CatalogRepository(pool, config.DERIVED_RULE_MAX_AGE_MS);
     const proposals = new ReadbackProposals(new ToolProfileProposalsRepository(createDatabase(pool)));
     const discovery = new DiscoveryService(
@@ -218,6 +229,7 @@ export async function startOrchestrator(
       (event) => presence.handle(event),
       metrics,
       () => presence.resyncAfterReconnect(),
+      unowned,
     );
     await partitions.start(takeover);
     stack.push('partitions', async () => {

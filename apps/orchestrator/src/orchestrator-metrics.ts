@@ -45,6 +45,11 @@ export function createOrchestratorMetrics(registry: Registry) {
       labelNames: ['reason'],
       registers,
     }),
+    takenOverReplies: new Counter({
+      name: 'orchestrator_taken_over_replies_total',
+      help: 'Replies a dead replica sent for and this one paired after taking its partition over',
+      registers,
+    }),
     malformedInput: new Counter({
       name: 'orchestrator_malformed_input_total',
       help: 'Device input that could not be read, by kind',

@@ -19,7 +19,7 @@ import type { CallRepository } from './call-repository';
 
 /** What executing needs: the link to the device, the broker for a `system` message, the boot reports. */
 export interface ExecutionPorts {
-  link: Pick<McpLink, 'exchange' | 'listenLate' | 'allocateId'>;
+  link: Pick<McpLink, 'exchange' | 'listenLate' | 'allocateId' | 'awaitAfterTakeover'>;
   /** The services' MQTT client, seen only as a downlink publisher (the adapter is in mcp/). */
   mqtt: { publish(topic: string, message: string, opts: { qos: 0 }): unknown };
   calls: Pick<CallRepository, 'bootsSince'>;
@@ -51,6 +51,28 @@ export async function sendToolCall(
     { ...mcpRequests.toolsCall(jsonrpcId, call.tool, call.arguments), id: jsonrpcId },
     call.replyTimeoutMs,
     published,
+  );
+  return replySeen(exchange);
+}
+
+/**
+ * A tools/call another replica sent before it stopped: its reply, heard meanwhile or still to come on the connection
+ * it went out on within the call's reply timeout (mcp-link awaitAfterTakeover). Undefined when the row does not say
+ * which request went out.
+ */
+export async function replyAfterTakeover(
+  ports: ExecutionPorts,
+  call: CallRecord,
+  device: DeviceRuntime,
+): Promise<ReplySeen | undefined> {
+  if (call.jsonrpcId === null || !call.connectionId) return undefined;
+  const sentAt = call.sentAt ?? call.createdAt;
+  const exchange = await ports.link.awaitAfterTakeover(
+    { mac: device.mac, dialect: device.dialect },
+    { ...mcpRequests.toolsCall(call.jsonrpcId, call.tool, call.arguments), id: call.jsonrpcId },
+    call.connectionId,
+    sentAt,
+    sentAt.getTime() + call.replyTimeoutMs - Date.now(),
   );
   return replySeen(exchange);
 }

@@ -17,7 +17,7 @@ import { toolStanding } from '../verification/profile-recipe';
 import type { Recipe } from '../verification/recipes';
 import { CallAnnouncer } from './call-announcer';
 import { decide, type Decision, type DecisionPorts } from './call-decision';
-import { sendRebootLike, sendToolCall, type ExecutionPorts } from './call-execution';
+import { replyAfterTakeover, sendRebootLike, sendToolCall, type ExecutionPorts } from './call-execution';
 import type { BusyLock } from './busy-lock';
 import type { CallRecord } from './call-record';
 import type { CallRepository, PolicyContext } from './call-repository';
@@ -256,6 +256,10 @@ export class CallRunner {
         expected,
       );
     }
+    // A tools/call that went out from a replica that then stopped: its reply may have been heard meanwhile.
+    const reply = call.state === 'verifying' ? undefined : await replyAfterTakeover(this.ports, call, device);
+    if (reply && reply.reply.kind !== 'none')
+      return this.conclude(call, await concludeToolCall(this.ports, call, device, recipe, reply));
     return this.conclude(
       call,
       concludeUnpaired(

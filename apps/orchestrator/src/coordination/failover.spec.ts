@@ -1,8 +1,11 @@
-import { waitFor, approvalOf } from '@fleet/testing';
+import { partitionOf } from '@fleet/domain';
+import { waitFor, approvalOf, type ServiceProcess } from '@fleet/testing';
 import { startPlatform, type Platform } from '../../test/platform-fixture';
 
 describe('orchestrator replicas', () => {
   let p: Platform;
+  /** The replicas alive at the end of each test, by replica id. */
+  const alive = new Map<string, ServiceProcess>();
 
   beforeAll(async () => {
     p = await startPlatform({}, { inProcessOrchestrator: false });
@@ -30,7 +33,7 @@ describe('orchestrator replicas', () => {
     await p.calls.wake(callId, device.mac);
     await p.waitFor(callId, 'verifying');
 
-    await p.startOrchestratorProcess('replica-b');
+    alive.set('replica-b', await p.startOrchestratorProcess('replica-b'));
     expect(await first.stop('SIGKILL')).toBe(null);
 
     const call = await p.waitVerdict(callId, 30_000);
@@ -61,7 +64,7 @@ describe('orchestrator replicas', () => {
   });
 
   it('share the partitions fairly while both are alive and each call still runs exactly once', async () => {
-    await p.startOrchestratorProcess('replica-c');
+    alive.set('replica-c', await p.startOrchestratorProcess('replica-c'));
     await waitFor(
       async () => {
         const { rows } = await p.sql.query(
@@ -84,5 +87,47 @@ describe('orchestrator replicas', () => {
         device.observed.received.all.filter((m) => m.text.includes('"self.get_device_status"')),
       ).toHaveLength(1);
     }
+  });
+
+  it('pair the reply to a call whose sending replica died before pairing it, heard by the one that takes over', async () => {
+    // Two replicas alive (those the tests above left, or two of this test's own when it runs alone).
+    for (const id of ['replica-d', 'replica-e'])
+      if (alive.size < 2) alive.set(id, await p.startOrchestratorProcess(id));
+    await waitFor(
+      async () => {
+        const { rows } = await p.sql.query(
+          `SELECT DISTINCT holder FROM service_lease WHERE name LIKE 'calls-p%' AND expires_at > now()`,
+        );
+        return rows.length === 2;
+      },
+      { what: 'both replicas holding partitions', timeoutMs: 20_000 },
+    );
+    const operator = await p.operator();
+    // The reply comes a second after the request, inside the dead replica's lease lifetime (1.5 s here): the
+    // survivor hears it while it does not own the partition yet.
+    const device = await p.device({ faults: { replyDelayMs: 1_000 } });
+    const partition = `calls-p${String(partitionOf(device.mac)).padStart(2, '0')}`;
+    const { rows } = await p.sql.query<{ holder: string }>(
+      'SELECT holder FROM service_lease WHERE name = $1 AND expires_at > now()',
+      [partition],
+    );
+    const sender = rows[0]!.holder;
+    const callId = await p.call({
+      device,
+      tool: 'self.get_device_status',
+      origin: 'operator',
+      operatorId: operator,
+    });
+    await p.waitFor(callId, 'sent');
+    expect(await alive.get(sender)!.stop('SIGKILL')).toBe(null);
+    alive.delete(sender);
+
+    const call = await p.waitVerdict(callId, 30_000);
+    expect(call.verdict).toBe('verified');
+    const response = (await p.evidence(callId)).find((r) => r.stage === 'response')!;
+    expect(response.payload).toMatchObject({ outcome: 'reply' });
+    expect(
+      device.observed.received.all.filter((m) => m.text.includes('"self.get_device_status"')),
+    ).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import { durableIdOf, encodeRequestFor, wireIdFor } from './dialect-wire';
 import type { Exchange, StrayReply } from './exchange';
 import type { MalformedInputs } from './malformed-inputs';
 import type { RpcIds } from './rpc-ids';
+import type { UnownedReplies } from './unowned-replies';
 
 type Resolved = Exchange['outcome'];
 
@@ -50,6 +51,8 @@ export class McpLink {
     private readonly logger: Logger,
     /** A stray showed a connection this replica does not hold for the device (its presence may be stale). */
     private readonly onStray: (mac: string, connectionId: string) => void = () => undefined,
+    /** Replies heard for other replicas' devices, asked after a takeover (DESIGN §7). */
+    private readonly unowned?: UnownedReplies,
   ) {}
 
   /** Allocates the next durable id for the device (the caller records it before sending). */
@@ -154,6 +157,37 @@ export class McpLink {
     };
   }
 
+  /**
+   * A request another replica sent before it stopped (the call's row says `sending` or `sent`, with its id and
+   * connection): its reply if this replica heard it while the partition had no owner, else whatever comes on that
+   * connection until the reply timeout runs out. Nothing is sent again: the device may have acted already.
+   */
+  async awaitAfterTakeover(
+    device: { mac: string; dialect: Dialect },
+    request: McpRequest & { id: number },
+    connectionId: string,
+    sentAt: Date,
+    remainingMs: number,
+  ): Promise<Exchange> {
+    const base = { request, jsonrpcId: request.id, connectionId, sentAt };
+    const kept = this.unowned?.take(device.mac, device.dialect, request.id, connectionId);
+    if (kept) {
+      this.metrics.takenOverReplies.inc();
+      return { ...base, outcome: outcomeOf(decodeMcpReply(device.dialect, kept.bytes), kept) };
+    }
+    const key = keyOf(device.mac, request.id);
+    const strays: StrayReply[] = [];
+    const outcome = await new Promise<Resolved>((resolve) => {
+      const timeoutMs = Math.max(0, remainingMs);
+      const timer = setTimeout(() => {
+        if (this.pending.get(key)?.resolve === resolve) this.pending.delete(key);
+        resolve({ kind: 'timeout', timeoutMs });
+      }, timeoutMs);
+      this.pending.set(key, { resolve, timer, connectionId, strays });
+    });
+    return { ...base, outcome, ...(strays.length ? { strays } : {}) };
+  }
+
   /** An MCP uplink of an owned device. Never throws: bad input is counted and kept. */
   receive(uplink: UplinkBytes, dialect: Dialect): void {
     if (uplink.traceparent) this.uplinkTraces.set(uplink.bytes, uplink.traceparent);
@@ -177,14 +211,7 @@ export class McpLink {
       });
       return;
     }
-    const outcome: Resolved = decoded.ok
-      ? { kind: 'reply', reply: decoded.value, raw: uplink.bytes, receivedAt: uplink.receivedAt }
-      : {
-          kind: 'unreadable',
-          message: decoded.error.message,
-          raw: uplink.bytes,
-          receivedAt: uplink.receivedAt,
-        };
+    const outcome = outcomeOf(decoded, uplink);
     if (entry.late) {
       entry.late(outcome);
       return;
@@ -217,6 +244,17 @@ export class McpLink {
     );
     this.onStray(uplink.mac, uplink.connectionId);
   }
+}
+
+function outcomeOf(decoded: ReturnType<typeof decodeMcpReply>, uplink: UplinkBytes): Resolved {
+  return decoded.ok
+    ? { kind: 'reply', reply: decoded.value, raw: uplink.bytes, receivedAt: uplink.receivedAt }
+    : {
+        kind: 'unreadable',
+        message: decoded.error.message,
+        raw: uplink.bytes,
+        receivedAt: uplink.receivedAt,
+      };
 }
 
 function keyOf(mac: string, id: number): string {

@@ -256,6 +256,18 @@ describe('a phased firmware campaign over simulated devices', () => {
       ).status,
     ).toBe(403);
 
+    // Continuing needs a failed gate to continue past; a rollback needs a started upgrade to undo.
+    const notHeld = await p.h.request('POST', `/api/v1/campaigns/${healthyId}/continue`, {
+      key: approver.key,
+      body: { reason: 'nothing holds it' },
+    });
+    expect([notHeld.status, notHeld.body.code]).toEqual([409, 'no_failed_gate']);
+    const draftRollback = await p.h.request('POST', `/api/v1/campaigns/${draft.body.id}/rollback`, {
+      key: creator.key,
+      body: {},
+    });
+    expect([draftRollback.status, draftRollback.body.code]).toEqual([409, 'not_a_started_upgrade']);
+
     // The rollback, in one step: back to the version the devices ran before, waiting for another person.
     const previous = await upload('2.4.2');
     const rollback = await p.h.request('POST', `/api/v1/campaigns/${healthyId}/rollback`, {

@@ -1,4 +1,4 @@
-// Scenario 3b (docs/BENCHMARKS.md §3b): a phased firmware rollout (a canary, then percentages, each with a soak and
+// Scenario 3b (docs/BENCHMARKS.md §17): a phased firmware rollout (a canary, then percentages, each with a soak and
 // a gate on release health) over 10,000 simulated devices, through the admin API, with the broker, the orchestrator,
 // the API and the fleet as separate processes from dist/. Reports upgrade dispatches per minute (the platform caps
 // them at CAMPAIGN_DISPATCHES_PER_MINUTE, 10,000 by default) and minutes from approval to done, soaks included.

@@ -13,6 +13,8 @@ export interface OrchestratorProcessOptions {
   firmwareBaseUrl: string;
   outDir: string;
   profile?: 'cpu' | 'perf';
+  /** More Node options for the orchestrator (e.g. the young generation's size). */
+  nodeOptions?: string[];
   /** More settings (e.g. CAMPAIGN_TICK_MS); they win over the defaults here. */
   env?: Record<string, string>;
 }
@@ -28,6 +30,7 @@ export async function startOrchestratorProcess(o: OrchestratorProcessOptions): P
     distDir: o.distDir,
     outDir: o.outDir,
     ...(o.profile ? { profile: o.profile } : {}),
+    ...(o.nodeOptions ? { nodeOptions: o.nodeOptions } : {}),
     env: {
       PATH: o.path,
       DATABASE_URL: o.databaseUrl,

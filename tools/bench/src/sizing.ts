@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBenchConfig } from './config';
+import { openFilesLimit } from './harness/proc-stats';
 import { machine, printResult, say } from './harness/report';
 import { runSizingStep, type SizingStep } from './sizing/sizing-step';
 import { sizingTable, type SizingRow } from './sizing/sizing-table';
@@ -29,28 +30,45 @@ async function main(): Promise<void> {
   });
   const config = loadBenchConfig();
   const steps: SizingStep[] = [];
+  let stopped: string | undefined;
   for (const devices of values.steps.split(',').map(Number)) {
     if (!Number.isInteger(devices) || devices <= 0) throw new Error(`--steps: ${values.steps}`);
-    steps.push(
-      await runSizingStep(config, {
-        devices,
-        bootsPerSecond: Number(values['boot-rate']),
-        rounds: Number(values.rounds),
-        loneCalls: Number(values['lone-calls']),
-        outDir: join('/tmp', `bench-sizing-${process.pid}`, String(devices)),
-        distDir: values.dist ?? join(config.root, 'dist'),
-        quietWaitMs: Number(values['quiet-wait-sec']) * 1000,
-        heapSnapshots: values['heap-snapshots'],
-        ...(values['semi-space-mb'] ? { semiSpaceMb: Number(values['semi-space-mb']) } : {}),
-      }),
-    );
+    // A broker holds a descriptor per device; past the hard limit this process may give it, the step cannot run.
+    const hard = openFilesLimit(process.pid, 'hard');
+    if (hard !== undefined && devices + 500 > hard) {
+      stopped = `${devices} devices not run: the open-files hard limit here is ${hard} (raising it needs a privilege this machine does not give)`;
+      say(stopped);
+      break;
+    }
+    try {
+      steps.push(
+        await runSizingStep(config, {
+          devices,
+          bootsPerSecond: Number(values['boot-rate']),
+          rounds: Number(values.rounds),
+          loneCalls: Number(values['lone-calls']),
+          outDir: join('/tmp', `bench-sizing-${process.pid}`, String(devices)),
+          distDir: values.dist ?? join(config.root, 'dist'),
+          quietWaitMs: Number(values['quiet-wait-sec']) * 1000,
+          heapSnapshots: values['heap-snapshots'],
+          ...(values['semi-space-mb'] ? { semiSpaceMb: Number(values['semi-space-mb']) } : {}),
+        }),
+      );
+    } catch (err) {
+      // The steps measured so far are still the answer up to here: print them, and say where it stopped.
+      stopped = `${devices} devices failed: ${(err as Error).message}`;
+      say((err as Error).stack ?? stopped);
+      break;
+    }
   }
   const m = machine();
   printResult('sizing', steps, [
     `Sizing on ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, load average ${m.loadAverage1m} at the end, ${m.date}`,
     '',
     ...sizingTable(steps.map(row)),
+    ...(stopped ? ['', `Stopped: ${stopped}`] : []),
   ]);
+  if (stopped && steps.length === 0) process.exitCode = 1;
 }
 
 function row(s: SizingStep): SizingRow {

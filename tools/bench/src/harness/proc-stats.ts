@@ -51,12 +51,12 @@ export function wakeUps(pid: number): number {
 }
 
 /** The soft "Max open files" of a process. */
-export function openFilesLimit(pid: number): number | undefined {
+export function openFilesLimit(pid: number, which: 'soft' | 'hard' = 'soft'): number | undefined {
   const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
     .split('\n')
     .find((l) => l.startsWith('Max open files'));
-  const soft = line?.split(/\s{2,}/)[1];
-  return soft === undefined || soft === 'unlimited' ? undefined : Number(soft);
+  const value = line?.split(/\s{2,}/)[which === 'soft' ? 1 : 2];
+  return value === undefined || value === 'unlimited' ? undefined : Number(value);
 }
 
 /** Pids whose command name (proc(5) `comm`) is `name`. */

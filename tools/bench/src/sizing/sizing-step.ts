@@ -58,6 +58,8 @@ const SERVICES = ['broker', 'orchestrator', 'api'] as const;
  * and is discovered, then fleet-wide reads, fleet-wide verified set_volume, and lone reads under the fleet.
  */
 export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): Promise<SizingStep> {
+  // Without the privilege to raise it, the hard limit this process was given bounds the broker and the fleet.
+  const openFiles = Math.min(o.devices + 5_000, openFilesLimit(process.pid, 'hard') ?? Infinity);
   const snapshotDir = join(o.outDir, 'heap');
   if (o.heapSnapshots) mkdirSync(snapshotDir, { recursive: true });
   const p = await startBenchPlatform(config, {
@@ -69,7 +71,7 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
     distDir: o.distDir,
     quietWaitMs: o.quietWaitMs,
     adminApi: true,
-    brokerOpenFiles: o.devices + 5_000,
+    brokerOpenFiles: openFiles,
     ...(o.heapSnapshots ? { heapSnapshotDir: snapshotDir } : {}),
     ...(o.semiSpaceMb ? { serviceNodeOptions: [`--max-semi-space-size=${o.semiSpaceMb}`] } : {}),
   });
@@ -85,8 +87,7 @@ export async function runSizingStep(config: BenchConfig, o: SizingStepOptions): 
   };
   let client: CallClient | undefined;
   try {
-    if (!raiseOpenFiles(p.fleet.pid, o.devices + 5_000))
-      say('could not raise the fleet process open-files limit');
+    if (!raiseOpenFiles(p.fleet.pid, openFiles)) say('could not raise the fleet process open-files limit');
     await collectAll(p);
     const heapIdle = await heapAfterGc(metricsUrls(p));
     await snapshot('idle');

@@ -106,8 +106,9 @@ export async function startOrchestrator(
     stack.push('malformed inputs', () => malformed.flush());
     // A stray reply can show a connection whose presence event this replica missed (see PresenceHandler).
     let onStray: (mac: string, connectionId: string) => void = () => undefined;
-    // Replies of partitions this replica does not own, kept one lease lifetime for a takeover (DESIGN §7).
-    const unowned = new UnownedReplies(config.LEASE_TTL_MS + config.LEASE_RENEW_MS);
+    // Replies of partitions this replica does not own, kept for a takeover (DESIGN §7): a lease's lapse plus the
+    // takeover's own reload of the partition's devices, which takes seconds for thousands of them.
+    const unowned = new UnownedReplies(Math.max(30_000, 3 * config.LEASE_TTL_MS));
     const link = new McpLink(
       mqtt,
       rpcIds,

@@ -75,3 +75,30 @@ export function heldUntil(
   }
   return held;
 }
+
+/**
+ * What an announcement says and how it is delivered: the same fields for one device (the API's route) and for a
+ * campaign's devices (its action).
+ */
+export const announcementContentShape = {
+  text: z.string().trim().min(1).max(4000),
+  /** BCP 47 tag the speech is synthesised in. */
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 tag such as en or zh-CN')
+    .default('en'),
+  /** `alert` now; `spoken` at the device's next voice session; or `both`. */
+  how: z.enum(ANNOUNCEMENT_HOWS).default('alert'),
+  /** The alert's title line (xiaozhi §2.2 `status`). */
+  title: z.string().trim().min(1).max(64).optional(),
+  emotion: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/)
+    .optional(),
+  /** Delivered within this many seconds of its start (after any quiet hours), else `undelivered`. */
+  deadlineS: z
+    .int()
+    .min(5)
+    .max(7 * 24 * 3600)
+    .default(3600),
+};

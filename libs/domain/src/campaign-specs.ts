@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { campaignPhasesSchema } from './campaign-phases';
-import { ANNOUNCEMENT_HOWS } from './announcements';
+import { announcementContentShape } from './announcements';
 
 // What a campaign is asked to do (DESIGN §3): the API validates these, the orchestrator's campaign
 // runner executes them. Stored as JSON columns of `campaign`.
@@ -49,24 +49,7 @@ export const campaignActionSchema = z.discriminatedUnion('kind', [
    */
   z.strictObject({
     kind: z.literal('announcement'),
-    text: z.string().trim().min(1).max(4000),
-    /** BCP 47 tag the speech is synthesised in. */
-    language: z
-      .string()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a BCP 47 tag such as en or zh-CN')
-      .default('en'),
-    how: z.enum(ANNOUNCEMENT_HOWS).default('alert'),
-    title: z.string().trim().min(1).max(64).optional(),
-    emotion: z
-      .string()
-      .regex(/^[a-z_]{1,32}$/)
-      .optional(),
-    /** Each device's announcement is delivered within this many seconds of its start, else `undelivered`. */
-    deadlineS: z
-      .int()
-      .min(5)
-      .max(7 * 24 * 3600)
-      .default(3600),
+    ...announcementContentShape,
   }),
 ]);
 export type CampaignAction = z.infer<typeof campaignActionSchema>;

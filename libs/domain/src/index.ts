@@ -78,6 +78,7 @@ export { capabilityCall, countsAsDone, type CapabilityCall } from './capabilitie
 export {
   ANNOUNCE_TOOL,
   ANNOUNCEMENT_HOWS,
+  announcementContentShape,
   alerts,
   announcementArgumentsSchema,
   heldUntil,

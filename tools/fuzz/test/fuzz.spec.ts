@@ -72,6 +72,7 @@ describe(`every input a device or a stranger controls (seed ${SEED}, ${RUNS} run
   async function fuzz<T>(target: FuzzTarget<T>): Promise<void> {
     const tally = newTally(target.name, target.input, SEED);
     const before = await platform.counters(target.service, target.counters);
+    bystanders.round();
     const result = await fc.check(
       fc.asyncProperty(target.arbitrary, async (input) => {
         const answered = await target.send(platform, input);

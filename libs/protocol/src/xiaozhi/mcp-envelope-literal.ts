@@ -1,4 +1,9 @@
-import { literalFirmwarePayload, repairFirmwarePayload, type RepairKind } from '../mcp/firmware/reply-repair';
+import {
+  literalFirmwarePayload,
+  readsAlikeLiterally,
+  repairFirmwarePayload,
+  type RepairKind,
+} from '../mcp/firmware/reply-repair';
 
 // Protocol::SendMcpMessage writes `{"session_id":"<S>","type":"mcp","payload":<P>}` with S and P unescaped.
 const HEAD = '{"session_id":"';
@@ -24,8 +29,11 @@ export function readMcpEnvelope(text: string, parsed: unknown): EnvelopeReading 
   const envelope = (payload: unknown) => ({ session_id: sessionId, type: 'mcp', payload });
 
   if (parsed !== undefined) {
-    const literal = literalFirmwarePayload(payloadText);
     const parsedPayload = (parsed as { payload?: unknown }).payload;
+    if (parsedPayload !== null && typeof parsedPayload === 'object') {
+      if (readsAlikeLiterally(payloadText, parsedPayload)) return { ok: true, value: parsed };
+    }
+    const literal = literalFirmwarePayload(payloadText);
     if (literal && JSON.stringify(literal.payload) !== JSON.stringify(parsedPayload)) {
       return {
         ok: true,

@@ -63,6 +63,36 @@ export function literalFirmwarePayload(
   return undefined;
 }
 
+// What JSON.stringify would escape in a string; surrogates too, so that a lone one (escaped) never slips by.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * True when literalFirmwarePayload could not read `text` differently from JSON.parse's `parsed`, decided without
+ * running it (a tools/list page is up to ~8 KB, and the literal reading reads it three more times). The text must be
+ * exactly JSON.stringify of what was parsed: then no string holds an unescaped `"` and no key repeats. A reply that
+ * does not start as a template does (`jsonrpc`, `id`, then `result` or `error`, the result an object opening with
+ * `tools` or `protocolVersion`) matches none. A page is read alike only in the template's exact shape with a
+ * nextCursor JSON would not escape; error replies and initialize results (short) are left to the literal reading.
+ * The firmware's own pages are in that form (protocol/vectors).
+ */
+export function readsAlikeLiterally(text: string, parsed: unknown): boolean {
+  if (!isObject(parsed) || JSON.stringify(parsed) !== text) return false;
+  const [jsonrpc, id, outcome, ...rest] = Object.keys(parsed);
+  if (jsonrpc !== 'jsonrpc' || id !== 'id' || (outcome !== 'result' && outcome !== 'error')) return true;
+  if (outcome === 'error' || rest.length > 0) return false;
+  const result = parsed['result'];
+  const opening = isObject(result) ? Object.keys(result)[0] : undefined;
+  if (opening !== 'tools' && opening !== 'protocolVersion') return true;
+  if (!isObject(result) || Object.keys(result).join() !== 'tools,nextCursor') return false;
+  const cursor = result['nextCursor'];
+  return Array.isArray(result['tools']) && typeof cursor === 'string' && !ESCAPED_IN_JSON.test(cursor);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** For a payload that is not valid JSON: its literal reading, else at least its id when it starts like a reply. */
 export function repairFirmwarePayload(text: string): PayloadRepair {
   const literal = literalFirmwarePayload(text);

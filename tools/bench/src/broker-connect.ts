@@ -3,7 +3,7 @@
 // Then the issue's target: the same fleet connected and fully discovered by an orchestrator process.
 //   npm run bench:broker-connect -- [--devices 10000] [--boot-rate 500 (0: all at once)] [--cluster both|true|false]
 //     [--settle-sec 3] [--profile cpu|heap|perf] [--broker-dist <another build's dist/: its broker and orchestrator>]
-//     [--discovery true|false|only] [--discovery-rate 250]
+//     [--discovery true|false|only] [--discovery-rate 250] [--semi-space-mb <MB> (discovery run's services)]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -25,6 +25,7 @@ const optionsSchema = z.object({
   'broker-dist': z.string().optional(),
   discovery: z.enum(['true', 'false', 'only']),
   'discovery-rate': z.coerce.number().min(0),
+  'semi-space-mb': z.coerce.number().int().positive().optional(),
 });
 
 async function main(): Promise<void> {
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
       discovery: { type: 'string', default: 'true' },
       /** Power-ons per second for the discovery run (the orchestrator discovers as devices come online). */
       'discovery-rate': { type: 'string', default: '250' },
+      /** V8's largest semi-space of the discovery run's broker and orchestrator, MB (Node's default when absent). */
+      'semi-space-mb': { type: 'string' },
     },
   });
   const o = optionsSchema.parse(values);
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       distDir,
       quietWaitMs: 2 * 60_000,
       ...(profile ? { profile } : {}),
+      ...(o['semi-space-mb'] ? { semiSpaceMb: o['semi-space-mb'] } : {}),
     });
     say(`logs in ${outDir}`);
   }

@@ -16,6 +16,8 @@ export interface DiscoveryStormOptions {
    * broker's `--heap-prof` only), `perf` (`perf record` of each while the fleet starts up).
    */
   profile?: BrokerProfile;
+  /** V8's largest semi-space of the broker and the orchestrator, MB (`--max-semi-space-size`); Node's default when absent. */
+  semiSpaceMb?: number;
 }
 
 export interface DiscoveryStormResult extends StartupCost {
@@ -46,6 +48,7 @@ export async function runDiscoveryStorm(
     quietWaitMs: o.quietWaitMs,
     ...(o.profile ? { brokerProfile: o.profile } : {}),
     ...(o.profile === 'cpu' || o.profile === 'perf' ? { orchestratorProfile: o.profile } : {}),
+    ...(o.semiSpaceMb ? { serviceNodeOptions: [`--max-semi-space-size=${o.semiSpaceMb}`] } : {}),
   });
   try {
     say(`connect + discovery: ${o.devices} devices, boots ${o.bootsPerSecond || 'all at once'}/s`);

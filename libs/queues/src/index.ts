@@ -12,7 +12,7 @@ export {
 } from './jobs';
 export { JOB_DEFAULTS } from './job-defaults';
 export { QueueClient, type QueueClientOptions } from './queue-client';
-export { createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
+export { closeQueueWorker, createQueueWorker, HandlerRegistryError, type JobHandlers } from './queue-worker';
 export * from './voice-streams';
 export {
   callWakeSchema,

@@ -42,3 +42,13 @@ export function createQueueWorker<Q extends QueueName>(
   worker.on('error', () => undefined);
   return worker;
 }
+
+/**
+ * Closes a worker made by createQueueWorker. Closing while BullMQ still checks its links (the blocking one is its
+ * own duplicate) makes that check fail into an 'error' event on a link whose listeners close() already removed,
+ * which Node throws: the check is let finish first.
+ */
+export async function closeQueueWorker(worker: Worker): Promise<void> {
+  await worker.waitUntilReady().catch(() => undefined);
+  await worker.close();
+}

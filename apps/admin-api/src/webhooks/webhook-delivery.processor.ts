@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job, Worker } from 'bullmq';
-import { createQueueWorker, createRedis, JOB_DEFAULTS, type Redis } from '@fleet/queues';
+import { closeQueueWorker, createQueueWorker, createRedis, JOB_DEFAULTS, type Redis } from '@fleet/queues';
 import type { Logger } from '@fleet/telemetry';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
 import { LOGGER } from '../infra/tokens';
@@ -43,7 +43,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) await closeQueueWorker(this.worker);
     this.connection?.disconnect();
   }
 

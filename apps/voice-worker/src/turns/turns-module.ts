@@ -1,7 +1,7 @@
 import type { MqttClient } from 'mqtt';
 import { createDatabase, DeviceCatalogRepository, type Pool } from '@fleet/db';
 import { CallRequests, PlatformEventBus } from '@fleet/platform-client';
-import { QueueClient, type Redis } from '@fleet/queues';
+import { closeQueueWorker, QueueClient, type Redis } from '@fleet/queues';
 import type { StopStack } from '@fleet/runtime';
 import type { Logger } from '@fleet/telemetry';
 import { AnnouncementDeliveryRepository } from '../announcements/announcement-delivery.repository';
@@ -103,7 +103,7 @@ export async function startTurns(deps: {
     concurrency: config.TURN_CONCURRENCY,
   });
   worker.on('failed', (job, err) => logger.error({ err, jobId: job?.id }, 'voice turn job failed'));
-  stack.push('turn worker', () => worker.close());
+  stack.push('turn worker', () => closeQueueWorker(worker));
   const queue = new QueueClient('voice-turns', redis, config.QUEUE_PREFIX);
   stack.push('turn queue', () => queue.close());
   const audioTurns = new AudioTurns(

@@ -100,17 +100,20 @@ export function xiaozhiCatalogs(device: SimDevice): FuzzTarget<string> {
         },
       });
       const failed = () => platform.counters('orchestrator', FAILED_DISCOVERIES);
-      const [endedBefore, failedBefore] = await Promise.all([
-        platform.counters('orchestrator', DISCOVERIES),
-        failed(),
-      ]);
-      device.flap();
-      await waitFor(async () => (await platform.counters('orchestrator', DISCOVERIES)) > endedBefore, {
-        what: 'the discovery after a reconnect to end',
-        timeoutMs: 20_000,
-      });
+      const failedBefore = await failed();
+      await rediscover(platform, device);
       const outcome = (await failed()) > failedBefore ? 'failed' : 'stored';
       return { outcome, refused: outcome === 'failed' };
     },
   };
+}
+
+/** Reconnects the device and waits for the discovery that follows to end, stored or failed. */
+export async function rediscover(platform: FuzzPlatform, device: SimDevice): Promise<void> {
+  const endedBefore = await platform.counters('orchestrator', DISCOVERIES);
+  device.flap();
+  await waitFor(async () => (await platform.counters('orchestrator', DISCOVERIES)) > endedBefore, {
+    what: 'the discovery after a reconnect to end',
+    timeoutMs: 20_000,
+  });
 }

@@ -16,7 +16,9 @@ describe('a voice session with a simulated device', () => {
   beforeEach(async () => {
     h = await startHarness();
     voice = await FakeVoiceServer.start();
-    device = h.device({ timings: { ...FAST_TIMINGS, helloTimeoutMs: 300 } });
+    // Long enough for the test's hello to arrive through the broker on a loaded machine; the invalid-hello case
+    // waits it out once.
+    device = h.device({ timings: { ...FAST_TIMINGS, helloTimeoutMs: 2_000 } });
     device.start();
     await h.waitOnline(device);
   });

@@ -33,7 +33,8 @@ export const evidenceConversionRepository = {
   async createPartitioned(client: ClientBase): Promise<void> {
     await client.query(
       `CREATE TABLE evidence_partitioned
-         (LIKE evidence INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMMENTS)
+         (LIKE evidence INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION
+          INCLUDING COMMENTS)
          PARTITION BY RANGE (created_at)`,
     );
   },

@@ -79,6 +79,16 @@ describe('evidence partitioned by month (db:partition-evidence)', () => {
     expect(await count(owner, 'SELECT count(*)::int AS n FROM evidence')).toBe(rowsBefore);
   });
 
+  it("keeps the payload's compression in the partitioned table and every partition", async () => {
+    const { rows } = await owner.query<{ rel: string; compression: string }>(
+      `SELECT attrelid::regclass::text AS rel, attcompression AS compression FROM pg_attribute
+        WHERE attname = 'payload' AND attrelid IN (SELECT 'evidence'::regclass UNION ALL
+                                                   SELECT inhrelid FROM pg_inherits WHERE inhparent = 'evidence'::regclass)`,
+    );
+    expect(rows).toHaveLength(converted.partitions.length + 1);
+    for (const r of rows) expect(r).toEqual({ rel: r.rel, compression: 'l' });
+  });
+
   it('puts each row in the partition of its created_at month', async () => {
     const { rows } = await owner.query<{ part: string; created_at: Date }>(
       'SELECT tableoid::regclass::text AS part, created_at FROM evidence',

@@ -3,6 +3,7 @@ import { databaseOn } from '@fleet/db';
 import type { ListedTool } from '@fleet/protocol';
 import { createTestDatabase, type TestDatabase } from '@fleet/testing';
 import type { UnitTx } from '../evidence/commit-queue';
+import { nameReply } from '../mcp/exchange';
 import { CatalogRepository } from './catalog-repository';
 
 const TOOLS: ListedTool[] = [
@@ -125,6 +126,67 @@ describe('the catalog repository', () => {
       [stored.view.versionId],
     );
     expect(rows).toEqual([{ exchanges, pointed: true }]);
+  });
+
+  it("keeps each discovery reply once, byte for byte: a second device's same replies cost no statement once committed", async () => {
+    // Not UTF-8 at the end: the bytes are kept as they came, not as text.
+    const page = nameReply(
+      Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}'), Buffer.from([0xff])]),
+    );
+    const init = nameReply(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'));
+    const exchanges = [
+      { method: 'initialize', jsonrpcId: 1, rawSha256: init.sha256 },
+      { method: 'tools/list', jsonrpcId: 2, rawSha256: page.sha256 },
+    ];
+    await device('02:00:00:00:00:0a');
+    await device('02:00:00:00:00:0b');
+    await device('02:00:00:00:00:0c');
+    // Rolled back: nothing is remembered, and the next device stores the replies itself.
+    await unit(
+      (tx) => catalogs.store(tx, { ...found('02:00:00:00:00:0a'), exchanges, replies: [page, init] }),
+      false,
+    );
+    statements = [];
+    const first = await unit((tx) =>
+      catalogs.store(tx, { ...found('02:00:00:00:00:0b'), exchanges, replies: [page, init] }),
+    );
+    expect(statements.filter((q) => q.includes('discovery_reply'))).toHaveLength(1);
+    catalogs.committed(first.view, [page, init]);
+    statements = [];
+    await unit((tx) =>
+      catalogs.store(tx, { ...found('02:00:00:00:00:0c'), exchanges, replies: [page, init] }),
+    );
+    expect(statements.filter((q) => q.includes('discovery_reply'))).toEqual([]);
+    const { rows } = await pool.query<{ sha256: string; raw: Buffer }>(
+      `SELECT r.sha256, r.raw FROM device_catalog_version v,
+              jsonb_to_recordset(v.exchanges) AS e("rawSha256" text)
+         JOIN discovery_reply r ON r.sha256 = e."rawSha256"
+        WHERE v.device_id = '02:00:00:00:00:0c' ORDER BY e."rawSha256" = $1 DESC`,
+      [init.sha256],
+    );
+    expect(rows).toEqual([init, page]);
+    const { rows: count } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM discovery_reply WHERE sha256 = ANY($1)',
+      [[init.sha256, page.sha256]],
+    );
+    expect(count[0]!.n).toBe(2);
+  });
+
+  it('refuses bytes under a hash that is not theirs, and lets the services neither change nor remove a reply', async () => {
+    const reply = nameReply(Buffer.from('{"jsonrpc":"2.0","id":3,"result":{}}'));
+    await expect(
+      pool.query('INSERT INTO discovery_reply (sha256, raw) VALUES ($1, $2)', [
+        reply.sha256,
+        Buffer.from('{}'),
+      ]),
+    ).rejects.toThrow(/discovery_reply_named_by_hash/);
+    await pool.query('INSERT INTO discovery_reply (sha256, raw) VALUES ($1, $2)', [reply.sha256, reply.raw]);
+    await expect(
+      pool.query(`UPDATE discovery_reply SET first_seen_at = now() WHERE sha256 = $1`, [reply.sha256]),
+    ).rejects.toThrow(/permission denied/);
+    await expect(pool.query('DELETE FROM discovery_reply WHERE sha256 = $1', [reply.sha256])).rejects.toThrow(
+      /permission denied/,
+    );
   });
 
   it('gives a device whose tools changed a new version with the diff from the one before', async () => {

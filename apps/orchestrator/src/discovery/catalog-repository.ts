@@ -4,6 +4,7 @@ import { toolNameFlags } from '@fleet/domain';
 import type { QueryResultRow } from 'pg';
 import { firmwareDefinitionOf, readToolsListPage, type ListedTool } from '@fleet/protocol';
 import type { UnitTx } from '../evidence/commit-queue';
+import type { NamedReply } from '../mcp/exchange';
 import { catalogHash, diffCatalogs, toolIdentity } from './catalog-content';
 import type { CatalogTool, CatalogView, OrderingRuleView } from './catalog-view';
 import { deriveOrderingRules } from './derive-ordering-rules';
@@ -16,8 +17,10 @@ export interface DiscoveredCatalog {
   serverName: string | undefined;
   serverVersion: string | undefined;
   protocolVersion: string | undefined;
-  /** initialize and every tools/list page: ids, raw replies, timings. */
+  /** initialize and every tools/list page: ids, timings, each reply named by its hash (discoveryRecords). */
   exchanges: unknown[];
+  /** The replies the exchanges name, once each. */
+  replies?: readonly NamedReply[];
 }
 
 interface StoredVersion {
@@ -35,6 +38,9 @@ interface CatalogContent {
   views?: ReadonlyMap<string, CatalogTool>;
 }
 
+/** Reply hashes remembered at most (a few per firmware build; a miss costs one idempotent INSERT). */
+const MAX_REMEMBERED_REPLIES = 4_096;
+
 /**
  * Catalogs are stored once per content (hash) and shared by every device that lists the same tools; a device
  * gets a new version only when its content changes, with the diff recorded (DESIGN §3).
@@ -43,6 +49,8 @@ export class CatalogRepository {
   private readonly contents = new Map<string, CatalogContent>();
   /** Content hash → its committed `tool_catalog` row: a catalog seen before costs no statement (DESIGN §3). */
   private readonly idsByHash = new Map<string, string>();
+  /** Hashes of committed `discovery_reply` rows: a fleet of one build stores its replies once, not per device. */
+  private readonly storedReplies = new Set<string>();
   private readonly db: Database;
 
   constructor(
@@ -55,6 +63,10 @@ export class CatalogRepository {
   async store(tx: UnitTx, found: DiscoveredCatalog): Promise<{ view: CatalogView; changed: boolean }> {
     const hash = found.hash ?? catalogHash(found.tools);
     const catalogId = this.idsByHash.get(hash) ?? (await this.catalogFor(tx, hash, found.tools));
+    await this.storeReplies(
+      tx,
+      (found.replies ?? []).filter((r) => !this.storedReplies.has(r.sha256)),
+    );
     const stored =
       (await this.storeCommonCase(tx, found, catalogId)) ?? (await this.storeChange(tx, found, catalogId));
     const content = await this.content(catalogId, tx);
@@ -156,8 +168,25 @@ export class CatalogRepository {
    * only then may later discoveries of the same content skip looking it up (a rolled-back insert must not be
    * remembered).
    */
-  committed(view: CatalogView): void {
+  committed(view: CatalogView, replies: readonly NamedReply[] = []): void {
     this.idsByHash.set(view.hash, view.catalogId);
+    if (this.storedReplies.size + replies.length > MAX_REMEMBERED_REPLIES) this.storedReplies.clear();
+    for (const reply of replies) this.storedReplies.add(reply.sha256);
+  }
+
+  /**
+   * Replies not stored yet, in hash order: two units storing the same replies at once take their row locks in
+   * one order (the one that waits goes on once the other commits). A reply stored before is left as it is: the
+   * same hash is the same bytes.
+   */
+  private async storeReplies(tx: UnitTx, replies: readonly NamedReply[]): Promise<void> {
+    if (replies.length === 0) return;
+    const sorted = [...replies].sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
+    await tx.query(
+      `INSERT INTO discovery_reply (sha256, raw)
+       SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (sha256) DO NOTHING`,
+      [sorted.map((r) => r.sha256), sorted.map((r) => r.raw)],
+    );
   }
 
   /** The catalog a device had when this replica took it over (what discovery confirmed last). */

@@ -6,7 +6,7 @@ import type { Logger } from '@fleet/telemetry';
 import type { OrchestratorConfig } from '../config';
 import type { DeviceRuntime } from '../devices/device-runtime';
 import type { CommitQueue } from '../evidence/commit-queue';
-import { exchangeRecord, type Exchange } from '../mcp/exchange';
+import { discoveryRecords, type Exchange } from '../mcp/exchange';
 import type { McpLink } from '../mcp/mcp-link';
 import type { OrchestratorMetrics } from '../orchestrator-metrics';
 import type { CatalogRepository } from './catalog-repository';
@@ -85,6 +85,7 @@ export class DiscoveryService {
 
     // A unit rolled back to break a deadlock with the broker's presence batch runs again: it decides afresh from
     // what is committed.
+    const records = discoveryRecords(exchanges);
     let stored;
     try {
       stored = await retriedOnDeadlock(() =>
@@ -96,7 +97,8 @@ export class DiscoveryService {
             serverName: info.value.serverInfo?.name,
             serverVersion: info.value.serverInfo?.version,
             protocolVersion: info.value.protocolVersion,
-            exchanges: exchanges.map(exchangeRecord),
+            exchanges: records.exchanges,
+            replies: records.replies,
           }),
         ),
       );
@@ -104,7 +106,7 @@ export class DiscoveryService {
       // Whatever a device sent that the database refused, the discovery ends, counted, and is tried again.
       return this.failed(device, `the catalog could not be stored: ${(err as Error).message}`);
     }
-    this.catalogs.committed(stored.view);
+    this.catalogs.committed(stored.view, records.replies);
     await this.proposePairings(device.board ?? stored.view.serverName, stored.view);
     if (device.connectionId !== connectionId) return false; // it reconnected meanwhile: discover again
     device.catalog = stored.view;

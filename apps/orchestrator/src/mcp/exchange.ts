@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hashUuidFields, type McpReply, type McpRequest } from '@fleet/protocol';
 
 /**
@@ -52,22 +53,45 @@ export function storedRaw(bytes: Buffer): { base64: string; clientIdsHashed: num
     : { base64: Buffer.from(hashed.text, 'utf8').toString('base64'), clientIdsHashed: hashed.hashed };
 }
 
-export function exchangeRecord(exchange: Exchange): Record<string, unknown> {
-  const o = exchange.outcome;
-  const base = {
-    method: exchange.request.method,
-    jsonrpcId: exchange.jsonrpcId,
-    ...(exchange.wireId !== undefined ? { wireId: exchange.wireId } : {}),
-    connectionId: exchange.connectionId,
-    sentAt: exchange.sentAt.toISOString(),
-    ...(exchange.strays?.length ? { strays: strayRecords(exchange) } : {}),
-  };
-  if (o.kind === 'timeout') return { ...base, outcome: 'no_reply', timeoutMs: o.timeoutMs };
-  return {
-    ...base,
-    outcome: o.kind,
-    receivedAt: o.receivedAt.toISOString(),
-    latencyMs: o.receivedAt.getTime() - exchange.sentAt.getTime(),
-    raw: o.raw.toString('base64'),
-  };
+/** A reply's exact bytes named by their SHA-256 (hex): how `discovery_reply` keeps them, once per content. */
+export interface NamedReply {
+  sha256: string;
+  raw: Buffer;
+}
+
+export function nameReply(raw: Buffer): NamedReply {
+  return { sha256: createHash('sha256').update(raw).digest('hex'), raw };
+}
+
+/**
+ * A discovery's exchanges as its catalog version records them (DESIGN §3): each reply named by its hash
+ * (`rawSha256`), and the distinct replies themselves, which devices of one build send alike.
+ */
+export function discoveryRecords(exchanges: readonly Exchange[]): {
+  exchanges: Record<string, unknown>[];
+  replies: NamedReply[];
+} {
+  const replies = new Map<string, NamedReply>();
+  const records = exchanges.map((exchange) => {
+    const o = exchange.outcome;
+    const base = {
+      method: exchange.request.method,
+      jsonrpcId: exchange.jsonrpcId,
+      ...(exchange.wireId !== undefined ? { wireId: exchange.wireId } : {}),
+      connectionId: exchange.connectionId,
+      sentAt: exchange.sentAt.toISOString(),
+      ...(exchange.strays?.length ? { strays: strayRecords(exchange) } : {}),
+    };
+    if (o.kind === 'timeout') return { ...base, outcome: 'no_reply', timeoutMs: o.timeoutMs };
+    const reply = nameReply(o.raw);
+    replies.set(reply.sha256, reply);
+    return {
+      ...base,
+      outcome: o.kind,
+      receivedAt: o.receivedAt.toISOString(),
+      latencyMs: o.receivedAt.getTime() - exchange.sentAt.getTime(),
+      rawSha256: reply.sha256,
+    };
+  });
+  return { exchanges: records, replies: [...replies.values()] };
 }

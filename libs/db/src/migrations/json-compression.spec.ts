@@ -30,6 +30,7 @@ describe('large JSON columns', () => {
       'device_catalog_version.diff',
       'device_catalog_version.exchanges',
       'device_quarantine.body',
+      'discovery_reply.raw',
       'evidence.payload',
       'idempotency_record.response_body',
       'tool.input_schema',

@@ -116,6 +116,8 @@ function discoverySummary(d: DiscoveryStormResult): string[] {
       `${met(d.servicesCpuMsPerDevice <= TARGET.cpuMs)}; memory ${kb(d.servicesBytesPerDevice)} of ` +
       `${kb(TARGET.bytes)} ${met(d.servicesBytesPerDevice <= TARGET.bytes)}; with Postgres and Redis ` +
       `${d.serverSideCpuMsPerDevice} ms CPU`,
+    `Postgres wrote ${kb(d.postgresWrites.walBytesPerDevice)} of WAL per device (the server's, all databases); ` +
+      `database ${Math.round(d.postgresWrites.databaseBytes / 1024 / 1024)} MB once all were discovered`,
     `log lines ${JSON.stringify(d.logs)}${d.logSamples.length ? `; first: ${d.logSamples[0]}` : ''}`,
   ];
 }

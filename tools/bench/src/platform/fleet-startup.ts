@@ -13,7 +13,15 @@ export interface StartupCost extends PhaseCost {
   /** Resident memory after a full GC, with no devices and with all of them discovered. */
   memory: Record<string, { idle: number; discovered: number; peak: number; perDevice: number }>;
   servicesBytesPerDevice: number;
+  /**
+   * What Postgres wrote: WAL bytes per device over the window (the whole server's WAL, so other databases'
+   * writes on a shared machine count too) and the run's database size once all are discovered. Unlike CPU, these
+   * do not depend on the machine's load.
+   */
+  postgresWrites: { walBytesPerDevice: number; databaseBytes: number };
 }
+
+const WAL_POSITION = 'SELECT pg_current_wal_lsn()::text AS n';
 
 const SERVICES = ['broker', 'orchestrator'] as const;
 
@@ -27,10 +35,12 @@ export async function powerOnAndDiscover(p: BenchPlatform, timeoutMs = 10 * 60_0
   const idle = memoryOf(p.pids);
   const machineBusyBefore = await p.quiet();
   const from = await sampleCost(p.pids, p.postgres);
+  const walFrom = (await p.sql.query<{ n: string }>(WAL_POSITION)).rows[0]!.n;
   p.fleet.start();
   const total = await expectedDevices(p);
   const deadline = Date.now() + timeoutMs;
   let lastSaid = 0;
+  let lastSampled = Date.now();
   for (;;) {
     const discovered = await queryNumber(
       p.sql,
@@ -38,6 +48,10 @@ export async function powerOnAndDiscover(p: BenchPlatform, timeoutMs = 10 * 60_0
     );
     if (discovered >= total) break;
     if (Date.now() > deadline) throw new Error(`only ${discovered} of ${total} devices discovered in time`);
+    if (Date.now() - lastSampled > 1_000) {
+      lastSampled = Date.now();
+      await p.postgres.sample(); // backends that close before the end still count (PostgresCpu)
+    }
     if (Date.now() - lastSaid > 3_000) {
       lastSaid = Date.now();
       say(`  connected ${p.fleet.summary?.connected ?? 0}, discovered ${discovered} of ${total}`);
@@ -46,6 +60,11 @@ export async function powerOnAndDiscover(p: BenchPlatform, timeoutMs = 10 * 60_0
   }
   const to = await sampleCost(p.pids, p.postgres);
   const cost = costBetween(from, to);
+  const walBytes = await queryNumber(
+    p.sql,
+    `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '${walFrom}') AS n`,
+  );
+  const databaseBytes = await queryNumber(p.sql, 'SELECT pg_database_size(current_database()) AS n');
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   await Promise.all([p.broker.collectGarbage(), p.orchestrator.collectGarbage()]);
   const after = memoryOf(p.pids);
@@ -76,6 +95,7 @@ export async function powerOnAndDiscover(p: BenchPlatform, timeoutMs = 10 * 60_0
     ),
     memory,
     servicesBytesPerDevice: SERVICES.reduce((sum, s) => sum + (memory[s]?.perDevice ?? 0), 0),
+    postgresWrites: { walBytesPerDevice: Math.round(walBytes / total), databaseBytes },
   };
 }
 

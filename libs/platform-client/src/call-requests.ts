@@ -21,6 +21,13 @@ import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telem
 import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
 
+/** What a producer may leave out of a request: the schema fills these in, and so does a producer that builds one. */
+export const CALL_REQUEST_DEFAULTS = {
+  deliveryDeadlineMs: 10 * 60_000,
+  replyTimeoutMs: 10_000,
+  approvalTtlMs: 3600_000,
+} as const;
+
 /** What any producer (API, voice worker, campaign runner, MCP endpoint) asks of the orchestrator. */
 export const callRequestSchema = z.strictObject({
   deviceId: z.string().min(1),
@@ -34,15 +41,18 @@ export const callRequestSchema = z.strictObject({
   campaignId: z.uuid().optional(),
   agentId: z.string().max(200).optional(),
   parentCallId: z.uuid().optional(),
-  /** A retry with the same key returns the first call instead of creating another (DESIGN §3). */
-  idempotencyKey: z.string().min(1).max(300).optional(),
+  /**
+   * A retry with the same key returns the first call instead of creating another (DESIGN §3). Room for a client's
+   * longest Idempotency-Key (255) scoped to its person: `operator:<uuid>:mcp:<key>` is 305.
+   */
+  idempotencyKey: z.string().min(1).max(320).optional(),
   /** Sent by then or `undelivered` (the device may be offline or rebooting meanwhile). */
   deliveryDeadlineMs: z
     .int()
     .min(1_000)
     .max(7 * 24 * 3600_000)
-    .default(10 * 60_000),
-  replyTimeoutMs: z.int().min(100).max(600_000).default(10_000),
+    .default(CALL_REQUEST_DEFAULTS.deliveryDeadlineMs),
+  replyTimeoutMs: z.int().min(100).max(600_000).default(CALL_REQUEST_DEFAULTS.replyTimeoutMs),
   /** Not run before this many ms from now (an announcement held back by quiet hours); the deadline counts too. */
   holdMs: z
     .int()
@@ -67,12 +77,14 @@ export const callRequestSchema = z.strictObject({
     .int()
     .min(1_000)
     .max(30 * 24 * 3600_000)
-    .default(3600_000),
+    .default(CALL_REQUEST_DEFAULTS.approvalTtlMs),
   /** The trace the call belongs to; unset: the caller's active trace (the API request, the voice turn). */
   traceparent: z.string().optional(),
 });
 export type CallRequest = z.input<typeof callRequestSchema>;
-type ParsedRequest = z.output<typeof callRequestSchema>;
+/** A request as the schema answers it: every field checked, defaults filled in. */
+export type ValidCallRequest = z.output<typeof callRequestSchema>;
+type ParsedRequest = ValidCallRequest;
 
 export type CallRequestResult =
   | {
@@ -146,8 +158,16 @@ export class CallRequests {
    * Runs in a producer span of the caller's trace (or of `traceparent`); the row and the job carry that span's
    * traceparent, so the orchestrator's work continues the same trace (DESIGN §2).
    */
-  async request(input: CallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
-    const parsed = callRequestSchema.parse(input);
+  request(input: CallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
+    return this.requestValid(callRequestSchema.parse(input), options);
+  }
+
+  /**
+   * A request its producer built only from input it had already validated against the same bounds (the admin
+   * API's route schemas, its own credentials), with the defaults of CALL_REQUEST_DEFAULTS: parsing it again with
+   * callRequestSchema was a second zod pass over every call creation.
+   */
+  async requestValid(parsed: ValidCallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
     return inSpan(
       'call.request',
       {

@@ -8,6 +8,7 @@ import { refusal, UNAVAILABLE_STATUSES } from './call-refusal';
 import { toPage, type Page } from '../http/cursor';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
 import { callCursor, type CallCreatedView, type CallListQuery, type CreateCallBody } from './calls.schemas';
+import { operatorCallRequest } from './operator-call-request';
 import { PreflightWait } from './preflight-wait';
 import { evidenceView, type EvidenceView } from './evidence-view';
 import { UpgradeRegressionRepository, type RolledBackLater } from './upgrade-regression.repository';
@@ -40,21 +41,8 @@ export class CallsService {
     body: CreateCallBody,
     idempotencyKey?: string,
   ): Promise<CallCreatedView> {
-    const result = await this.requests.request(
-      {
-        deviceId,
-        tool: body.tool,
-        arguments: body.arguments,
-        origin: 'operator',
-        operatorId: actor.operatorId,
-        ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
-        ...(body.reason ? { reason: body.reason } : {}),
-        // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
-        ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
-        ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
-        // A per-call TTL, never longer than the platform allows (CALL_APPROVAL_TTL_S).
-        approvalTtlMs: Math.min(body.approvalTtlS ?? Infinity, this.config.CALL_APPROVAL_TTL_S) * 1000,
-      },
+    const result = await this.requests.requestValid(
+      operatorCallRequest(actor, deviceId, body, idempotencyKey, this.config.CALL_APPROVAL_TTL_S),
       { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
     );
     if (!result.ok) throw refusal(deviceId, result);

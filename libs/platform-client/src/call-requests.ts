@@ -12,6 +12,7 @@ import {
   type CallRecord,
   type Database,
   type GateFacts,
+  type NewAuditEvent,
   type NewCall,
 } from '@fleet/db';
 import { z } from 'zod';
@@ -98,6 +99,8 @@ export type CallRequestResult =
        * runs a queued call whose wake-up was lost, so the call goes on once it can. Says why.
        */
       wakeDeferred?: string;
+      /** The producer's audit row (RequestOptions.audit) was committed with the call. */
+      audited?: true;
     }
   | { ok: false; error: 'unknown_device' | 'idempotency_conflict'; message: string }
   | { ok: false; error: 'device_unavailable'; deviceStatus: GateFacts['deviceStatus']; message: string };
@@ -115,6 +118,12 @@ export interface RequestOptions {
    * threshold), shown to approvers at once with what the producer's own gate found.
    */
   secondPerson?: { preflight: unknown };
+  /**
+   * The producer's audit row of the request, written by the call's own INSERT if it creates the call (`audited`
+   * in the answer): the record commits with the call, one statement and one commit instead of two. Not written
+   * when the call is not created (refused, or its idempotency key existed): the producer records those itself.
+   */
+  audit?: NewAuditEvent;
 }
 
 /**
@@ -288,9 +297,16 @@ export class CallRequests {
     // the TTL asked for here. A call pre-flight refuses is sealed, and nobody was ever asked.
     const call = newCall(r, partition, gated ? 'awaiting_approval' : 'queued');
     if (gated) call.approval_ttl_ms = r.approvalTtlMs;
+    if (options.audit) call.audit = options.audit;
     const created = await this.inserts.submit(call);
     return created
-      ? { ok: true, callId: created.id, created: true, state: created.state }
+      ? {
+          ok: true,
+          callId: created.id,
+          created: true,
+          state: created.state,
+          ...(options.audit ? { audited: true as const } : {}),
+        }
       : this.existing(this.db, r);
   }
 

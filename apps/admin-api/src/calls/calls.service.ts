@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { VERDICT_MEANING } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import type { AuditedWrite } from '../audit/audited-write';
 import type { Actor } from '../http/actor';
 import { conflict, notFound } from '../http/api-error';
 import { refusal, UNAVAILABLE_STATUSES } from './call-refusal';
@@ -40,11 +41,13 @@ export class CallsService {
     deviceId: string,
     body: CreateCallBody,
     idempotencyKey?: string,
+    audit?: AuditedWrite,
   ): Promise<CallCreatedView> {
     const result = await this.requests.requestValid(
       operatorCallRequest(actor, deviceId, body, idempotencyKey, this.config.CALL_APPROVAL_TTL_S),
-      { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
+      { refuseDeviceStatuses: UNAVAILABLE_STATUSES, ...(audit ? { audit: audit.row } : {}) },
     );
+    if (result.ok && result.audited && audit) audit.written = true;
     if (!result.ok) throw refusal(deviceId, result);
     const settled = await this.afterPreflight(result.callId, result.state);
     return {

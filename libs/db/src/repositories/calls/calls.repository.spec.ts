@@ -121,6 +121,64 @@ describe('the calls repository', () => {
     }
   });
 
+  it('writes the audit row a call carries with it, only where the call is created, in the same statement', async () => {
+    const key = `audit-${randomUUID()}`;
+    const audit = (what: string) => ({
+      operatorId,
+      apiKeyId: null,
+      action: 'call.create',
+      targetType: 'call',
+      targetId: DEVICE,
+      details: { status: 202, outcome: 'done', body: { tool: what, nested: [1, { a: null }] } },
+      ip: '203.0.113.9',
+      userAgent: 'spec',
+    });
+    const row = (extra: object) => ({
+      id: randomUUID(),
+      device_id: DEVICE,
+      partition: 0,
+      tool: 'self.get_device_status',
+      arguments: {},
+      origin: 'operator' as const,
+      deliveryDeadlineMs: 60_000,
+      reply_timeout_ms: 10_000,
+      ...extra,
+    });
+    const audited = (what: string) =>
+      pool.query(
+        `SELECT operator_id, api_key_id, action, target_type, target_id, details, ip, user_agent
+           FROM audit_event WHERE details->'body'->>'tool' = $1`,
+        [what],
+      );
+    const [first, plain] = await createCalls(pool, [
+      row({ idempotency_key: key, audit: audit('first') }),
+      row({}),
+    ]);
+    expect(first).toBeDefined();
+    expect(plain).toBeDefined();
+    expect((await audited('first')).rows).toEqual([
+      {
+        operator_id: operatorId,
+        api_key_id: null,
+        action: 'call.create',
+        target_type: 'call',
+        target_id: DEVICE,
+        details: audit('first').details,
+        ip: '203.0.113.9',
+        user_agent: 'spec',
+      },
+    ]);
+    // The key existed: no call, and no audit row (its producer records the request itself).
+    const [again] = await createCalls(pool, [row({ idempotency_key: key, audit: audit('again') })]);
+    expect(again).toBeUndefined();
+    expect((await audited('again')).rowCount).toBe(0);
+    // A row Postgres refuses takes its audit row with it.
+    await expect(
+      createCalls(pool, [row({ device_id: 'no:such:device', audit: audit('refused') })]),
+    ).rejects.toThrow(/foreign key/);
+    expect((await audited('refused')).rowCount).toBe(0);
+  });
+
   it("creates calls and reads the gate's facts as named statements on a pool's connection, the same rows as through Kysely", async () => {
     const client = await pool.connect();
     try {

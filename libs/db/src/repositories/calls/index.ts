@@ -4,6 +4,7 @@ export {
   createCalls,
   callByIdempotencyKey,
   loadCall,
+  type NewAuditEvent,
   type NewCall,
 } from './call-creation.repository';
 export { callStateRepository, type Queryable } from './call-state.repository';

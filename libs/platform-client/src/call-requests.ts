@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
   callByIdempotencyKey,
-  createCalls,
+  createCallsBrief,
   createDatabase,
   createCall,
   gateFactsOf,
   openCallApproval,
   showPlatformApproval,
   TurnBatcher,
-  type CallRecord,
+  type CreatedCall,
   type Database,
   type GateFacts,
   type NewAuditEvent,
@@ -139,7 +139,7 @@ export class CallRequests {
   private readonly wakes: TurnBatcher<PartitionWake, undefined>;
   private readonly db: Database;
   private readonly gateReads: TurnBatcher<{ deviceId: string; tool: string }, GateFacts | undefined>;
-  private readonly inserts: TurnBatcher<NewCall, CallRecord | undefined>;
+  private readonly inserts: TurnBatcher<NewCall, CreatedCall | undefined>;
 
   constructor(
     pool: Pool,
@@ -151,7 +151,7 @@ export class CallRequests {
     // An ask or a row Postgres refuses (a text it cannot store, an unknown device) fails its batch's statement;
     // the batcher then runs each alone, so it fails only its own caller, not another operator's calls.
     this.gateReads = new TurnBatcher((asks) => gateFactsOf(pool, asks));
-    this.inserts = new TurnBatcher((calls) => createCalls(pool, calls));
+    this.inserts = new TurnBatcher((calls) => createCallsBrief(pool, calls));
     // A pipeline of our own stream entries fails only when Redis does: each wake-up alone would wait out the
     // deadline again.
     this.wakes = new TurnBatcher(

@@ -4,7 +4,13 @@ import { createDatabase, type Database } from '../../client/kysely';
 import { createPgPool, type Pool } from '../../client/pg-pool';
 import { approvalOfCall, openCallApproval, recordPreflight } from '../approvals';
 import { gateFactsOf } from '../catalogs/gate-facts.repository';
-import { callByIdempotencyKey, createCall, createCalls, loadCall } from './call-creation.repository';
+import {
+  callByIdempotencyKey,
+  createCall,
+  createCalls,
+  createCallsBrief,
+  loadCall,
+} from './call-creation.repository';
 import { loadCallsToRun } from './call-loads.repository';
 import { callStateRepository as state } from './call-state.repository';
 
@@ -169,7 +175,7 @@ describe('the calls repository', () => {
       },
     ]);
     // The key existed: no call, and no audit row (its producer records the request itself).
-    const [again] = await createCalls(pool, [row({ idempotency_key: key, audit: audit('again') })]);
+    const [again] = await createCallsBrief(pool, [row({ idempotency_key: key, audit: audit('again') })]);
     expect(again).toBeUndefined();
     expect((await audited('again')).rowCount).toBe(0);
     // A row Postgres refuses takes its audit row with it.
@@ -200,6 +206,18 @@ describe('the calls repository', () => {
         deadlineAt: second!.deadlineAt,
       });
       expect(third!.id).not.toBe(second!.id);
+      const briefId = randomUUID();
+      const brief = await createCallsBrief(client, [
+        row(briefId),
+        { ...row(randomUUID()), idempotency_key: `brief-${briefId}` },
+        { ...row(randomUUID()), idempotency_key: `brief-${briefId}` },
+      ]);
+      expect(brief).toEqual([
+        { id: briefId, state: 'queued' },
+        { id: expect.any(String), state: 'queued' },
+        undefined,
+      ]);
+      expect(await loadCall(db, briefId)).toMatchObject({ id: briefId, deviceId: DEVICE });
       const asks = [
         { deviceId: DEVICE, tool: 'self.reboot' },
         { deviceId: 'no:such:device', tool: 'self.reboot' },
@@ -209,9 +227,10 @@ describe('the calls repository', () => {
       expect(facts[0]).toMatchObject({ deviceStatus: 'active', catalogVersionId: null });
       expect(facts[1]).toBeUndefined();
       const { rows } = await client.query<{ name: string }>(
-        `SELECT name FROM pg_prepared_statements WHERE name IN ('create-calls', 'gate-facts') ORDER BY name`,
+        `SELECT name FROM pg_prepared_statements
+          WHERE name IN ('create-calls', 'create-calls-brief', 'gate-facts') ORDER BY name`,
       );
-      expect(rows.map((r) => r.name)).toEqual(['create-calls', 'gate-facts']);
+      expect(rows.map((r) => r.name)).toEqual(['create-calls', 'create-calls-brief', 'gate-facts']);
     } finally {
       client.release();
     }

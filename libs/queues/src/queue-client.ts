@@ -32,7 +32,8 @@ export class QueueClient<Q extends QueueName> {
     prefix: string,
     private readonly options: QueueClientOptions = {},
   ) {
-    this.connection = connection.duplicate();
+    // Not auto-pipelined even when the original is: each auto-pipeline would copy BullMQ's scripts again.
+    this.connection = connection.duplicate({ enableAutoPipelining: false });
     // Its outages are the original's too, and logged by whoever owns that (watchRedis).
     this.connection.on('error', () => undefined);
     this.queue = new Queue(physicalQueueName(name), {

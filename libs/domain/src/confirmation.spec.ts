@@ -68,4 +68,17 @@ describe('the confirmation table', () => {
       'its description asks for the user\'s confirmation ("须用户确认")',
     );
   });
+
+  it('answers the same for a description it has seen, and for one it has forgotten', () => {
+    const gated = 'Erase everything. Requires explicit confirmation by the user.';
+    const open = 'Reads the volume.';
+    expect(confirmationAskedIn(gated)).toBe('explicit confirmation');
+    expect(confirmationAskedIn(open)).toBeUndefined();
+    // More descriptions than it remembers: the first ones are worked out again, to the same answers.
+    for (let i = 0; i < 1_500; i++) confirmationAskedIn(`Tool ${i}: ${i % 2 ? gated : open}`);
+    expect(confirmationAskedIn(gated)).toBe('explicit confirmation');
+    expect(confirmationAskedIn(open)).toBeUndefined();
+    expect(confirmationAskedIn(`Tool 1: ${gated}`)).toBe('explicit confirmation');
+    expect(confirmationAskedIn(`Tool 2: ${open}`)).toBeUndefined();
+  });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { CONFIRMATION_PHRASINGS } from './confirmation-phrasings';
 
 const EAST_ASIAN = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]';
@@ -38,10 +39,25 @@ function matcherOf(phrase: string): Matcher {
 
 const MATCHERS: readonly Matcher[] = CONFIRMATION_PHRASINGS.map((p) => matcherOf(p.phrase));
 
+/**
+ * What recent descriptions ask, by their exact text. Every operator call's gate reads its tool's description, and
+ * normalising it (NFKC, six replaces) and trying each phrasing cost more than the rest of the gate; a fleet has
+ * few distinct descriptions. Bounded in entries and in characters held, so invented descriptions cannot grow it.
+ */
+const ASKED = new LRUCache<string, { phrase: string | undefined }>({
+  max: 1_000,
+  maxSize: 4_000_000,
+  sizeCalculation: (_, description) => description.length + 1,
+});
+
 /** The table's phrasing a description asks for the user's confirmation with, or undefined (DESIGN §4). */
 export function confirmationAskedIn(description: string): string | undefined {
+  const known = ASKED.get(description);
+  if (known) return known.phrase;
   const prose = normaliseProse(description);
-  return MATCHERS.find((m) => m.pattern.test(prose))?.phrase;
+  const phrase = MATCHERS.find((m) => m.pattern.test(prose))?.phrase;
+  ASKED.set(description, { phrase });
+  return phrase;
 }
 
 /** The description asks for the user's confirmation before the tool runs. */

@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
   callByIdempotencyKey,
-  createCalls,
+  createCallsBrief,
   createDatabase,
   createCall,
   gateFactsOf,
   openCallApproval,
   showPlatformApproval,
   TurnBatcher,
-  type CallRecord,
+  type CreatedCall,
   type Database,
   type GateFacts,
+  type NewAuditEvent,
   type NewCall,
 } from '@fleet/db';
 import { z } from 'zod';
@@ -20,6 +21,13 @@ import { DependencyUnavailableError, publishCallWakes, type PartitionWake, type 
 import { contextFromTraceparent, currentTraceparent, inSpan } from '@fleet/telemetry';
 import { argumentsHash } from './approvals';
 import { isUserOnlyTool } from './user-only-gate';
+
+/** What a producer may leave out of a request: the schema fills these in, and so does a producer that builds one. */
+export const CALL_REQUEST_DEFAULTS = {
+  deliveryDeadlineMs: 10 * 60_000,
+  replyTimeoutMs: 10_000,
+  approvalTtlMs: 3600_000,
+} as const;
 
 /** What any producer (API, voice worker, campaign runner, MCP endpoint) asks of the orchestrator. */
 export const callRequestSchema = z.strictObject({
@@ -34,15 +42,18 @@ export const callRequestSchema = z.strictObject({
   campaignId: z.uuid().optional(),
   agentId: z.string().max(200).optional(),
   parentCallId: z.uuid().optional(),
-  /** A retry with the same key returns the first call instead of creating another (DESIGN §3). */
-  idempotencyKey: z.string().min(1).max(300).optional(),
+  /**
+   * A retry with the same key returns the first call instead of creating another (DESIGN §3). Room for a client's
+   * longest Idempotency-Key (255) scoped to its person: `operator:<uuid>:mcp:<key>` is 305.
+   */
+  idempotencyKey: z.string().min(1).max(320).optional(),
   /** Sent by then or `undelivered` (the device may be offline or rebooting meanwhile). */
   deliveryDeadlineMs: z
     .int()
     .min(1_000)
     .max(7 * 24 * 3600_000)
-    .default(10 * 60_000),
-  replyTimeoutMs: z.int().min(100).max(600_000).default(10_000),
+    .default(CALL_REQUEST_DEFAULTS.deliveryDeadlineMs),
+  replyTimeoutMs: z.int().min(100).max(600_000).default(CALL_REQUEST_DEFAULTS.replyTimeoutMs),
   /** Not run before this many ms from now (an announcement held back by quiet hours); the deadline counts too. */
   holdMs: z
     .int()
@@ -67,12 +78,14 @@ export const callRequestSchema = z.strictObject({
     .int()
     .min(1_000)
     .max(30 * 24 * 3600_000)
-    .default(3600_000),
+    .default(CALL_REQUEST_DEFAULTS.approvalTtlMs),
   /** The trace the call belongs to; unset: the caller's active trace (the API request, the voice turn). */
   traceparent: z.string().optional(),
 });
 export type CallRequest = z.input<typeof callRequestSchema>;
-type ParsedRequest = z.output<typeof callRequestSchema>;
+/** A request as the schema answers it: every field checked, defaults filled in. */
+export type ValidCallRequest = z.output<typeof callRequestSchema>;
+type ParsedRequest = ValidCallRequest;
 
 export type CallRequestResult =
   | {
@@ -86,6 +99,8 @@ export type CallRequestResult =
        * runs a queued call whose wake-up was lost, so the call goes on once it can. Says why.
        */
       wakeDeferred?: string;
+      /** The producer's audit row (RequestOptions.audit) was committed with the call. */
+      audited?: true;
     }
   | { ok: false; error: 'unknown_device' | 'idempotency_conflict'; message: string }
   | { ok: false; error: 'device_unavailable'; deviceStatus: GateFacts['deviceStatus']; message: string };
@@ -103,6 +118,12 @@ export interface RequestOptions {
    * threshold), shown to approvers at once with what the producer's own gate found.
    */
   secondPerson?: { preflight: unknown };
+  /**
+   * The producer's audit row of the request, written by the call's own INSERT if it creates the call (`audited`
+   * in the answer): the record commits with the call, one statement and one commit instead of two. Not written
+   * when the call is not created (refused, or its idempotency key existed): the producer records those itself.
+   */
+  audit?: NewAuditEvent;
 }
 
 /**
@@ -118,7 +139,7 @@ export class CallRequests {
   private readonly wakes: TurnBatcher<PartitionWake, undefined>;
   private readonly db: Database;
   private readonly gateReads: TurnBatcher<{ deviceId: string; tool: string }, GateFacts | undefined>;
-  private readonly inserts: TurnBatcher<NewCall, CallRecord | undefined>;
+  private readonly inserts: TurnBatcher<NewCall, CreatedCall | undefined>;
 
   constructor(
     pool: Pool,
@@ -130,7 +151,7 @@ export class CallRequests {
     // An ask or a row Postgres refuses (a text it cannot store, an unknown device) fails its batch's statement;
     // the batcher then runs each alone, so it fails only its own caller, not another operator's calls.
     this.gateReads = new TurnBatcher((asks) => gateFactsOf(pool, asks));
-    this.inserts = new TurnBatcher((calls) => createCalls(pool, calls));
+    this.inserts = new TurnBatcher((calls) => createCallsBrief(pool, calls));
     // A pipeline of our own stream entries fails only when Redis does: each wake-up alone would wait out the
     // deadline again.
     this.wakes = new TurnBatcher(
@@ -146,8 +167,16 @@ export class CallRequests {
    * Runs in a producer span of the caller's trace (or of `traceparent`); the row and the job carry that span's
    * traceparent, so the orchestrator's work continues the same trace (DESIGN §2).
    */
-  async request(input: CallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
-    const parsed = callRequestSchema.parse(input);
+  request(input: CallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
+    return this.requestValid(callRequestSchema.parse(input), options);
+  }
+
+  /**
+   * A request its producer built only from input it had already validated against the same bounds (the admin
+   * API's route schemas, its own credentials), with the defaults of CALL_REQUEST_DEFAULTS: parsing it again with
+   * callRequestSchema was a second zod pass over every call creation.
+   */
+  async requestValid(parsed: ValidCallRequest, options: RequestOptions = {}): Promise<CallRequestResult> {
     return inSpan(
       'call.request',
       {
@@ -268,9 +297,16 @@ export class CallRequests {
     // the TTL asked for here. A call pre-flight refuses is sealed, and nobody was ever asked.
     const call = newCall(r, partition, gated ? 'awaiting_approval' : 'queued');
     if (gated) call.approval_ttl_ms = r.approvalTtlMs;
+    if (options.audit) call.audit = options.audit;
     const created = await this.inserts.submit(call);
     return created
-      ? { ok: true, callId: created.id, created: true, state: created.state }
+      ? {
+          ok: true,
+          callId: created.id,
+          created: true,
+          state: created.state,
+          ...(options.audit ? { audited: true as const } : {}),
+        }
       : this.existing(this.db, r);
   }
 

@@ -1,9 +1,11 @@
 export {
+  CALL_REQUEST_DEFAULTS,
   CallRequests,
   callRequestSchema,
   type CallRequest,
   type CallRequestResult,
   type RequestOptions,
+  type ValidCallRequest,
 } from './call-requests';
 export { PlatformEventBus, subscribePlatformEvents } from './platform-event-bus';
 export { WebhookNotifier } from './webhook-notifier';

@@ -13,18 +13,31 @@ export interface QueueClientOptions {
   addTimeoutMs?: number;
 }
 
-/** A typed producer: only the jobs of its queue, with data validated before it reaches Redis. */
+/**
+ * A typed producer: only the jobs of its queue, with data validated before it reaches Redis.
+ *
+ * The queue runs on a connection of its own, a duplicate of the one it is given (same options, so a fail-fast
+ * connection stays fail-fast): BullMQ defines its Lua scripts (about forty) on whatever connection it holds, and
+ * ioredis copies every script defined on a connection into each pipeline, MULTI and auto-pipeline it builds there.
+ * On the admin API's request connection that made every rate-limit count and every batch of wake-ups pay for
+ * BullMQ's scripts.
+ */
 export class QueueClient<Q extends QueueName> {
   readonly queue: Queue;
+  private readonly connection: Redis;
 
   constructor(
     readonly name: Q,
-    private readonly connection: Redis,
+    connection: Redis,
     prefix: string,
     private readonly options: QueueClientOptions = {},
   ) {
+    // Not auto-pipelined even when the original is: each auto-pipeline would copy BullMQ's scripts again.
+    this.connection = connection.duplicate({ enableAutoPipelining: false });
+    // Its outages are the original's too, and logged by whoever owns that (watchRedis).
+    this.connection.on('error', () => undefined);
     this.queue = new Queue(physicalQueueName(name), {
-      connection,
+      connection: this.connection,
       prefix,
       defaultJobOptions: JOB_DEFAULTS[name],
     });
@@ -59,6 +72,8 @@ export class QueueClient<Q extends QueueName> {
     // Closing while BullMQ is still checking its Redis link makes that check fail into an 'error' event that
     // no listener hears any more; let it finish first.
     await this.queue.waitUntilReady().catch(() => undefined);
-    return this.queue.close();
+    await this.queue.close();
+    // BullMQ leaves a connection it was handed open; this one is the producer's own.
+    this.connection.disconnect();
   }
 }

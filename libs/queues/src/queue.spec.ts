@@ -51,6 +51,21 @@ describe('the queue registry', () => {
     await webhooks.close();
   });
 
+  it("leaves the caller's connection without BullMQ's scripts, and closes its own connection", async () => {
+    // ioredis copies every script defined on a connection into each pipeline built on it.
+    const given = createRedis(redis.url, { enableAutoPipelining: true });
+    try {
+      const webhooks = new QueueClient('webhooks', given, 'test');
+      await webhooks.add('webhook.deliver', { deliveryId: randomUUID() });
+      expect(await webhooks.queue.count()).toBe(1);
+      await webhooks.close();
+      expect(Object.keys(given.scriptsSet)).toEqual([]);
+      expect(await given.ping()).toBe('PONG');
+    } finally {
+      given.disconnect();
+    }
+  });
+
   it('will not start a worker that lacks a handler for one of its jobs', () => {
     expect(() =>
       createQueueWorker('webhooks', {} as never, { connection, prefix: 'test', autorun: false }),

@@ -1,17 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createDatabase, type Database, type Pool } from '@fleet/db';
+import { createDatabase, type Database, type NewAuditEvent, type Pool } from '@fleet/db';
 import { PG_POOL } from '../infra/tokens';
 
-export interface AuditRow {
-  operatorId: string | null;
-  apiKeyId: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  details: Record<string, unknown> | null;
-  ip: string | null;
-  userAgent: string | null;
-}
+/** One audit event as written (the same row a call's own INSERT may carry, libs/db NewAuditEvent). */
+export type AuditRow = NewAuditEvent;
 
 @Injectable()
 export class AuditRepository {

@@ -42,22 +42,27 @@ export class AuditService {
 
   async record(actor: Actor | undefined, origin: RequestOrigin, entry: AuditEntry): Promise<void> {
     try {
-      await this.rows.submit({
-        operatorId: actor?.operatorId ?? null,
-        apiKeyId: actor?.apiKeyId ?? null,
-        action: entry.action,
-        targetType: entry.targetType,
-        // A refused request's path, query or body may hold what Postgres cannot store (a NUL): kept visible.
-        targetId: entry.targetId === null ? null : visibleText(entry.targetId),
-        details: entry.details ? (storableJson(entry.details) as Record<string, unknown>) : null,
-        ip: origin.ip ?? null,
-        userAgent: origin.userAgent ?? null,
-      });
+      await this.rows.submit(auditRowOf(actor, origin, entry));
     } catch (err) {
       // The request's own work is already done; losing its audit row must at least be loud.
       this.logger.error({ err, audit: entry }, 'audit event could not be written');
     }
   }
+}
+
+/** The row an audit event is written as. */
+export function auditRowOf(actor: Actor | undefined, origin: RequestOrigin, entry: AuditEntry): AuditRow {
+  return {
+    operatorId: actor?.operatorId ?? null,
+    apiKeyId: actor?.apiKeyId ?? null,
+    action: entry.action,
+    targetType: entry.targetType,
+    // A refused request's path, query or body may hold what Postgres cannot store (a NUL): kept visible.
+    targetId: entry.targetId === null ? null : visibleText(entry.targetId),
+    details: entry.details ? (storableJson(entry.details) as Record<string, unknown>) : null,
+    ip: origin.ip ?? null,
+    userAgent: origin.userAgent ?? null,
+  };
 }
 
 /** A request body as an audit event keeps it: secrets blanked, binaries by size and hash, long or deep ones cut. */

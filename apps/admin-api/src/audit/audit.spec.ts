@@ -37,6 +37,86 @@ describe('audit rows of concurrent requests', () => {
     );
     expect(seen).toEqual(devices.map(() => 1));
   });
+
+  const auditRows = (target: string) =>
+    h.pool
+      .query(
+        `SELECT operator_id, api_key_id, action, target_type, target_id, details, ip, user_agent
+           FROM audit_event WHERE target_id = $1 ORDER BY id`,
+        [target],
+      )
+      .then((r) => r.rows);
+
+  it("of a call's creation are written by its INSERT: one row, as the request policy records a success", async () => {
+    const [device] = await insertDevices(h.pool, 1, { start: 720 });
+    const body = { tool: 'self.get_device_status', arguments: { depth: 2, token: 'x' }, reason: 'check' };
+    const r = await h.request('POST', `/api/v1/devices/${device}/calls`, { key: operator.key, body });
+    expect(r.status).toBe(202);
+    const [call] = (await h.pool.query('SELECT api_key_id FROM call WHERE id = $1', [r.body.id])).rows;
+    expect(await auditRows(device!)).toEqual([
+      {
+        operator_id: operator.operatorId,
+        api_key_id: call.api_key_id,
+        action: 'call.create',
+        target_type: 'call',
+        target_id: device,
+        details: {
+          status: 202,
+          outcome: 'done',
+          params: { id: device },
+          body: { ...body, arguments: { depth: 2, token: '[redacted]' } },
+        },
+        ip: expect.any(String),
+        user_agent: expect.any(String),
+      },
+    ]);
+    // Written by the call's own statement: the same transaction.
+    const { rows } = await h.pool.query(
+      `SELECT a.xmin::text = c.xmin::text AS same FROM audit_event a, call c WHERE a.target_id = $1 AND c.id = $2`,
+      [device, r.body.id],
+    );
+    expect(rows).toEqual([{ same: true }]);
+  });
+
+  it('of a call creation refused, or answered from its Idempotency-Key, are still written, once each', async () => {
+    const [device] = await insertDevices(h.pool, 1, { start: 721 });
+    await h.pool.query(`UPDATE device SET status = 'revoked' WHERE id = $1`, [device]);
+    const refused = await h.request('POST', `/api/v1/devices/${device}/calls`, {
+      key: operator.key,
+      body: { tool: 'self.get_device_status' },
+    });
+    expect(refused.status).toBe(409);
+    const unknown = 'ff:ee:dd:00:07:21';
+    expect(
+      (
+        await h.request('POST', `/api/v1/devices/${unknown}/calls`, {
+          key: operator.key,
+          body: { tool: 'self.get_device_status' },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await auditRows(device!)).map((row) => row.details)).toEqual([
+      expect.objectContaining({ status: 409, outcome: 'refused', error: refused.body.code }),
+    ]);
+    expect((await auditRows(unknown)).map((row) => row.details)).toEqual([
+      expect.objectContaining({ status: 404, outcome: 'refused' }),
+    ]);
+
+    const [open] = await insertDevices(h.pool, 1, { start: 722 });
+    const retry = () =>
+      h.request('POST', `/api/v1/devices/${open}/calls`, {
+        key: operator.key,
+        body: { tool: 'self.get_device_status' },
+        headers: { 'idempotency-key': `audit-${open}` },
+      });
+    const first = await retry();
+    const again = await retry();
+    expect(again.body).toEqual(first.body);
+    expect((await auditRows(open!)).map((row) => row.details)).toEqual([
+      expect.objectContaining({ status: 202, outcome: 'done' }),
+      expect.objectContaining({ status: 202, outcome: 'done' }),
+    ]);
+  });
 });
 
 describe('the audit service', () => {

@@ -12,10 +12,16 @@ const AUDIT_KEY = 'fleet:audit';
 export interface AuditSpec {
   action: string;
   targetType: string;
+  /**
+   * The handler's own INSERT writes a success's audit row (audited-write.ts): only for a route whose target is its
+   * `:id`, since the row is built before the handler has answered.
+   */
+  byWrite?: boolean;
 }
 
 /** Names what a mutating route does in the audit trail (`call.cancel` on a `call`). */
-export const Audited = (action: string, targetType: string) => SetMetadata(AUDIT_KEY, { action, targetType });
+export const Audited = (action: string, targetType: string, options: { byWrite?: boolean } = {}) =>
+  SetMetadata(AUDIT_KEY, { action, targetType, ...(options.byWrite ? { byWrite: true } : {}) });
 
 /** The route's declared spec; a route without one is audited as `METHOD /path` on a `route`. */
 export function declaredAuditSpec(reflector: Reflector, handler: RouteHandler): AuditSpec | undefined {

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import type { z } from 'zod';
 import { Audited } from '../audit/audited';
+import { AuditedWriteOf, type AuditedWrite } from '../audit/audited-write';
 import { CurrentActor, type Actor } from '../http/actor';
 import { deviceIdParams, uuidParams } from '../http/common-schemas';
 import type { Page } from '../http/cursor';
@@ -27,7 +28,8 @@ export class CallsController {
   @HttpCode(202)
   @Roles('operator')
   @Idempotent()
-  @Audited('call.create', 'call')
+  // The call's INSERT writes the request's audit row: one statement and one commit fewer per call.
+  @Audited('call.create', 'call', { byWrite: true })
   @Doc({
     summary: 'Ask the orchestrator to call a tool on a device',
     description: 'A user-only tool waits for another person to approve: the answer says `awaiting_approval`.',
@@ -38,8 +40,9 @@ export class CallsController {
     @ValidParams(deviceIdParams) p: z.infer<typeof deviceIdParams>,
     @ValidBody(createCallBody) body: CreateCallBody,
     @IdempotencyKey() key: string | undefined,
+    @AuditedWriteOf() audit: AuditedWrite | undefined,
   ): Promise<CallCreatedView> {
-    return this.calls.create(actor, p.id, body, key);
+    return this.calls.create(actor, p.id, body, key, audit);
   }
 
   @Get('calls/:id')

@@ -2,12 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { VERDICT_MEANING } from '@fleet/domain';
 import { CallRequests } from '@fleet/platform-client';
 import { ADMIN_API_CONFIG, type AdminApiConfig } from '../config';
+import type { AuditedWrite } from '../audit/audited-write';
 import type { Actor } from '../http/actor';
 import { conflict, notFound } from '../http/api-error';
 import { refusal, UNAVAILABLE_STATUSES } from './call-refusal';
 import { toPage, type Page } from '../http/cursor';
 import { CallsRepository, type CallRow, type CallSummaryRow } from './calls.repository';
 import { callCursor, type CallCreatedView, type CallListQuery, type CreateCallBody } from './calls.schemas';
+import { operatorCallRequest } from './operator-call-request';
 import { PreflightWait } from './preflight-wait';
 import { evidenceView, type EvidenceView } from './evidence-view';
 import { UpgradeRegressionRepository, type RolledBackLater } from './upgrade-regression.repository';
@@ -39,24 +41,13 @@ export class CallsService {
     deviceId: string,
     body: CreateCallBody,
     idempotencyKey?: string,
+    audit?: AuditedWrite,
   ): Promise<CallCreatedView> {
-    const result = await this.requests.request(
-      {
-        deviceId,
-        tool: body.tool,
-        arguments: body.arguments,
-        origin: 'operator',
-        operatorId: actor.operatorId,
-        ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
-        ...(body.reason ? { reason: body.reason } : {}),
-        // Scoped to the person, as the API's own idempotency records are: two people's keys never collide.
-        ...(idempotencyKey ? { idempotencyKey: `operator:${actor.operatorId}:${idempotencyKey}` } : {}),
-        ...(body.deliveryDeadlineS ? { deliveryDeadlineMs: body.deliveryDeadlineS * 1000 } : {}),
-        // A per-call TTL, never longer than the platform allows (CALL_APPROVAL_TTL_S).
-        approvalTtlMs: Math.min(body.approvalTtlS ?? Infinity, this.config.CALL_APPROVAL_TTL_S) * 1000,
-      },
-      { refuseDeviceStatuses: UNAVAILABLE_STATUSES },
+    const result = await this.requests.requestValid(
+      operatorCallRequest(actor, deviceId, body, idempotencyKey, this.config.CALL_APPROVAL_TTL_S),
+      { refuseDeviceStatuses: UNAVAILABLE_STATUSES, ...(audit ? { audit: audit.row } : {}) },
     );
+    if (result.ok && result.audited && audit) audit.written = true;
     if (!result.ok) throw refusal(deviceId, result);
     const settled = await this.afterPreflight(result.callId, result.state);
     return {

@@ -87,6 +87,18 @@ describe('operator calls', () => {
     expect(theirs.body.id).not.toBe(mine.body.id);
   });
 
+  it('takes the longest Idempotency-Key a client may send, scoped to the person in the call row', async () => {
+    const key = 'k'.repeat(255);
+    const first = await call(device!, { tool: 'self.get_device_status' }, { 'idempotency-key': key });
+    expect(first.status).toBe(202);
+    const again = await call(device!, { tool: 'self.get_device_status' }, { 'idempotency-key': key });
+    expect(again.body).toEqual(first.body);
+    const row = await h.pool.query('SELECT idempotency_key FROM call WHERE id = $1', [first.body.id]);
+    expect(row.rows[0].idempotency_key).toBe(`operator:${operator.operatorId}:${key}`);
+    const tooLong = await call(device!, { tool: 'self.get_device_status' }, { 'idempotency-key': `${key}k` });
+    expect(tooLong.status).toBe(400);
+  });
+
   it('refuses bad input with a 400 that names the field, and writes nothing', async () => {
     const before = await h.pool.query('SELECT count(*)::int AS n FROM call');
     const wrongType = await call(device!, { tool: 42 });

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { auditEntryOf, declaredAuditSpec, statusOf, type AuditSpec } from '../audit/audited';
-import { AuditService } from '../audit/audit.service';
+import { AuditService, auditRowOf } from '../audit/audit.service';
 import { IdempotentRequests, isIdempotent } from '../idempotency/idempotent-requests';
 import { originOf } from './actor';
 import { InputRefusals } from './input-refusals';
@@ -58,13 +58,22 @@ export class RequestPolicyInterceptor implements NestInterceptor {
     try {
       const refusal = this.refusalOf(request, route);
       if (refusal) throw refusal;
+      if (route.audit?.byWrite) this.offerAuditedWrite(request, route);
       result = await this.handle(request, route, next);
     } catch (err) {
       await this.record(request, route, statusOf(err), undefined, err);
       throw err;
     }
-    await this.record(request, route, route.status, result);
+    if (!request.auditedWrite?.written) await this.record(request, route, route.status, result);
     return result;
+  }
+
+  /** The row a success is recorded with, for the handler's own INSERT to write (audited-write.ts). */
+  private offerAuditedWrite(request: FastifyRequest, route: RoutePolicy): void {
+    const entry = auditEntryOf(request, route.audit, route.status, undefined);
+    // Its target must not depend on the answer, which does not exist yet.
+    if (entry.targetId === null) return;
+    request.auditedWrite = { row: auditRowOf(request.actor, originOf(request), entry), written: false };
   }
 
   private handle(request: FastifyRequest, route: RoutePolicy, next: CallHandler<unknown>): Promise<unknown> {

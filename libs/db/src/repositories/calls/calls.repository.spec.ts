@@ -4,7 +4,13 @@ import { createDatabase, type Database } from '../../client/kysely';
 import { createPgPool, type Pool } from '../../client/pg-pool';
 import { approvalOfCall, openCallApproval, recordPreflight } from '../approvals';
 import { gateFactsOf } from '../catalogs/gate-facts.repository';
-import { callByIdempotencyKey, createCall, createCalls, loadCall } from './call-creation.repository';
+import {
+  callByIdempotencyKey,
+  createCall,
+  createCalls,
+  createCallsBrief,
+  loadCall,
+} from './call-creation.repository';
 import { loadCallsToRun } from './call-loads.repository';
 import { callStateRepository as state } from './call-state.repository';
 
@@ -121,6 +127,64 @@ describe('the calls repository', () => {
     }
   });
 
+  it('writes the audit row a call carries with it, only where the call is created, in the same statement', async () => {
+    const key = `audit-${randomUUID()}`;
+    const audit = (what: string) => ({
+      operatorId,
+      apiKeyId: null,
+      action: 'call.create',
+      targetType: 'call',
+      targetId: DEVICE,
+      details: { status: 202, outcome: 'done', body: { tool: what, nested: [1, { a: null }] } },
+      ip: '203.0.113.9',
+      userAgent: 'spec',
+    });
+    const row = (extra: object) => ({
+      id: randomUUID(),
+      device_id: DEVICE,
+      partition: 0,
+      tool: 'self.get_device_status',
+      arguments: {},
+      origin: 'operator' as const,
+      deliveryDeadlineMs: 60_000,
+      reply_timeout_ms: 10_000,
+      ...extra,
+    });
+    const audited = (what: string) =>
+      pool.query(
+        `SELECT operator_id, api_key_id, action, target_type, target_id, details, ip, user_agent
+           FROM audit_event WHERE details->'body'->>'tool' = $1`,
+        [what],
+      );
+    const [first, plain] = await createCalls(pool, [
+      row({ idempotency_key: key, audit: audit('first') }),
+      row({}),
+    ]);
+    expect(first).toBeDefined();
+    expect(plain).toBeDefined();
+    expect((await audited('first')).rows).toEqual([
+      {
+        operator_id: operatorId,
+        api_key_id: null,
+        action: 'call.create',
+        target_type: 'call',
+        target_id: DEVICE,
+        details: audit('first').details,
+        ip: '203.0.113.9',
+        user_agent: 'spec',
+      },
+    ]);
+    // The key existed: no call, and no audit row (its producer records the request itself).
+    const [again] = await createCallsBrief(pool, [row({ idempotency_key: key, audit: audit('again') })]);
+    expect(again).toBeUndefined();
+    expect((await audited('again')).rowCount).toBe(0);
+    // A row Postgres refuses takes its audit row with it.
+    await expect(
+      createCalls(pool, [row({ device_id: 'no:such:device', audit: audit('refused') })]),
+    ).rejects.toThrow(/foreign key/);
+    expect((await audited('refused')).rowCount).toBe(0);
+  });
+
   it("creates calls and reads the gate's facts as named statements on a pool's connection, the same rows as through Kysely", async () => {
     const client = await pool.connect();
     try {
@@ -142,6 +206,18 @@ describe('the calls repository', () => {
         deadlineAt: second!.deadlineAt,
       });
       expect(third!.id).not.toBe(second!.id);
+      const briefId = randomUUID();
+      const brief = await createCallsBrief(client, [
+        row(briefId),
+        { ...row(randomUUID()), idempotency_key: `brief-${briefId}` },
+        { ...row(randomUUID()), idempotency_key: `brief-${briefId}` },
+      ]);
+      expect(brief).toEqual([
+        { id: briefId, state: 'queued' },
+        { id: expect.any(String), state: 'queued' },
+        undefined,
+      ]);
+      expect(await loadCall(db, briefId)).toMatchObject({ id: briefId, deviceId: DEVICE });
       const asks = [
         { deviceId: DEVICE, tool: 'self.reboot' },
         { deviceId: 'no:such:device', tool: 'self.reboot' },
@@ -151,9 +227,10 @@ describe('the calls repository', () => {
       expect(facts[0]).toMatchObject({ deviceStatus: 'active', catalogVersionId: null });
       expect(facts[1]).toBeUndefined();
       const { rows } = await client.query<{ name: string }>(
-        `SELECT name FROM pg_prepared_statements WHERE name IN ('create-calls', 'gate-facts') ORDER BY name`,
+        `SELECT name FROM pg_prepared_statements
+          WHERE name IN ('create-calls', 'create-calls-brief', 'gate-facts') ORDER BY name`,
       );
-      expect(rows.map((r) => r.name)).toEqual(['create-calls', 'gate-facts']);
+      expect(rows.map((r) => r.name)).toEqual(['create-calls', 'create-calls-brief', 'gate-facts']);
     } finally {
       client.release();
     }

@@ -2,8 +2,11 @@ export { type CallRecord } from './call-record';
 export {
   createCall,
   createCalls,
+  createCallsBrief,
   callByIdempotencyKey,
   loadCall,
+  type CreatedCall,
+  type NewAuditEvent,
   type NewCall,
 } from './call-creation.repository';
 export { callStateRepository, type Queryable } from './call-state.repository';

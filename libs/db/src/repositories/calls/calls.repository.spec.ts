@@ -15,6 +15,17 @@ import { loadCallsToRun } from './call-loads.repository';
 import { callStateRepository as state } from './call-state.repository';
 
 const DEVICE = 'a0:85:e3:f4:49:34';
+/** A status read of DEVICE asked for by an operator, as a producer hands it to createCalls. */
+const statusRead = (id: string) => ({
+  id,
+  device_id: DEVICE,
+  partition: 0,
+  tool: 'self.get_device_status',
+  arguments: {},
+  origin: 'operator' as const,
+  deliveryDeadlineMs: 60_000,
+  reply_timeout_ms: 10_000,
+});
 
 describe('the calls repository', () => {
   let tdb: TestDatabase;
@@ -40,14 +51,8 @@ describe('the calls repository', () => {
 
   const newCall = (extra: Partial<Parameters<typeof createCall>[1]> = {}) =>
     createCall(db, {
-      id: randomUUID(),
-      device_id: DEVICE,
-      partition: 0,
-      tool: 'self.get_device_status',
+      ...statusRead(randomUUID()),
       arguments: { a: 1 },
-      origin: 'operator',
-      deliveryDeadlineMs: 60_000,
-      reply_timeout_ms: 10_000,
       ...extra,
     });
 
@@ -139,17 +144,7 @@ describe('the calls repository', () => {
       ip: '203.0.113.9',
       userAgent: 'spec',
     });
-    const row = (extra: object) => ({
-      id: randomUUID(),
-      device_id: DEVICE,
-      partition: 0,
-      tool: 'self.get_device_status',
-      arguments: {},
-      origin: 'operator' as const,
-      deliveryDeadlineMs: 60_000,
-      reply_timeout_ms: 10_000,
-      ...extra,
-    });
+    const row = (extra: object) => ({ ...statusRead(randomUUID()), ...extra });
     const audited = (what: string) =>
       pool.query(
         `SELECT operator_id, api_key_id, action, target_type, target_id, details, ip, user_agent
@@ -188,16 +183,7 @@ describe('the calls repository', () => {
   it("creates calls and reads the gate's facts as named statements on a pool's connection, the same rows as through Kysely", async () => {
     const client = await pool.connect();
     try {
-      const row = (id: string) => ({
-        id,
-        device_id: DEVICE,
-        partition: 0,
-        tool: 'self.get_device_status',
-        arguments: {},
-        origin: 'operator' as const,
-        deliveryDeadlineMs: 60_000,
-        reply_timeout_ms: 10_000,
-      });
+      const row = statusRead;
       const [first] = await createCalls(client, [row(randomUUID())]);
       const [second, third] = await createCalls(client, [row(randomUUID()), row(randomUUID())]);
       expect(first).toMatchObject({ deviceId: DEVICE, state: 'queued' });

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@fleet/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@fleet/testing';
 import { PostgresCpu } from './postgres-cpu';
 
 describe("a run's Postgres CPU", () => {
@@ -28,7 +28,11 @@ describe("a run's Postgres CPU", () => {
     const busy = seen.get(rows[0]!.pid)!;
     expect(busy).toBeGreaterThan(0);
     await worker.end();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the backend exits
+    await waitFor(
+      async () =>
+        (await watcher.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [rows[0]!.pid])).rowCount === 0,
+      { what: 'the closed backend to exit' },
+    );
     const to = await cpu.sample();
     expect(to.get(rows[0]!.pid)).toBe(busy);
     expect(PostgresCpu.between(from, to)).toBeGreaterThanOrEqual(busy);

@@ -70,7 +70,10 @@ export class QueueClient<Q extends QueueName> {
 
   async close(): Promise<void> {
     // Closing while BullMQ is still checking its Redis link makes that check fail into an 'error' event that
-    // no listener hears any more; let it finish first.
+    // no listener hears any more; let it finish first. A link not ready now (Redis unreachable) may never be,
+    // and the check would wait for it forever: ending the link makes the check fail at once, while the queue's
+    // listener still hears it.
+    if (this.connection.status !== 'ready') this.connection.disconnect();
     await this.queue.waitUntilReady().catch(() => undefined);
     await this.queue.close();
     // BullMQ leaves a connection it was handed open; this one is the producer's own.

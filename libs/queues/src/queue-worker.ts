@@ -44,11 +44,12 @@ export function createQueueWorker<Q extends QueueName>(
 }
 
 /**
- * Closes a worker made by createQueueWorker. Closing while BullMQ still checks its links (the blocking one is its
- * own duplicate) makes that check fail into an 'error' event on a link whose listeners close() already removed,
- * which Node throws: the check is let finish first.
+ * Closes a worker made by createQueueWorker on `connection`. Closing while BullMQ still checks its links (the
+ * blocking one is its own duplicate) makes that check fail into an 'error' event on a link whose listeners close()
+ * already removed, which Node throws: the check is let finish first. While Redis is unreachable the check would
+ * wait for it forever, so then the worker is closed at once (its own error listener hears what fails meanwhile).
  */
-export async function closeQueueWorker(worker: Worker): Promise<void> {
-  await worker.waitUntilReady().catch(() => undefined);
+export async function closeQueueWorker(worker: Worker, connection: Redis): Promise<void> {
+  if (connection.status === 'ready') await worker.waitUntilReady().catch(() => undefined);
   await worker.close();
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestRedis, type TestRedis } from '@fleet/testing';
 import { createRedis, type Redis } from './redis';
 import { QueueClient } from './queue-client';
-import { createQueueWorker, HandlerRegistryError } from './queue-worker';
+import { closeQueueWorker, createQueueWorker, HandlerRegistryError } from './queue-worker';
 import type { JobData } from './jobs';
 
 describe('the queue registry', () => {
@@ -63,6 +63,30 @@ describe('the queue registry', () => {
       expect(await given.ping()).toBe('PONG');
     } finally {
       given.disconnect();
+    }
+  });
+
+  it('close a producer and a worker whose Redis never answered, at once and without an unheard error', async () => {
+    // Nothing listens on port 1: the links keep reconnecting, and BullMQ's check of them would wait forever.
+    const unreachable = 'redis://127.0.0.1:1';
+    const given = createRedis(unreachable);
+    given.on('error', () => undefined);
+    const workerLink = createRedis(unreachable);
+    workerLink.on('error', () => undefined);
+    try {
+      const producer = new QueueClient('webhooks', given, 'test');
+      const worker = createQueueWorker(
+        'webhooks',
+        { 'webhook.deliver': () => Promise.resolve() },
+        { connection: workerLink, prefix: 'test' },
+      );
+      await Promise.all([producer.close(), closeQueueWorker(worker, workerLink)]);
+      // An error BullMQ emitted with no listener left would have been thrown by now, failing this test.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(worker.closing).toBeDefined();
+    } finally {
+      given.disconnect();
+      workerLink.disconnect();
     }
   });
 

@@ -43,7 +43,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnAppli
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.worker) await closeQueueWorker(this.worker);
+    if (this.worker && this.connection) await closeQueueWorker(this.worker, this.connection);
     this.connection?.disconnect();
   }
 

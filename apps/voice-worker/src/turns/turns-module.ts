@@ -97,13 +97,14 @@ export async function startTurns(deps: {
     logger,
     settings: { maxRounds: config.LLM_MAX_ROUNDS, vision: providers.vision !== undefined },
   });
+  const turnJobs = deps.connect('turn jobs');
   const worker = startTurnProcessor(service, {
-    connection: deps.connect('turn jobs'),
+    connection: turnJobs,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.TURN_CONCURRENCY,
   });
   worker.on('failed', (job, err) => logger.error({ err, jobId: job?.id }, 'voice turn job failed'));
-  stack.push('turn worker', () => closeQueueWorker(worker));
+  stack.push('turn worker', () => closeQueueWorker(worker, turnJobs));
   const queue = new QueueClient('voice-turns', redis, config.QUEUE_PREFIX);
   stack.push('turn queue', () => queue.close());
   const audioTurns = new AudioTurns(

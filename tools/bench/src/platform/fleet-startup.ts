@@ -60,10 +60,11 @@ export async function powerOnAndDiscover(p: BenchPlatform, timeoutMs = 10 * 60_0
   }
   const to = await sampleCost(p.pids, p.postgres);
   const cost = costBetween(from, to);
-  const walBytes = await queryNumber(
-    p.sql,
-    `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '${walFrom}') AS n`,
+  const { rows: wal } = await p.sql.query<{ n: string }>(
+    'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn) AS n',
+    [walFrom],
   );
+  const walBytes = Number(wal[0]!.n);
   const databaseBytes = await queryNumber(p.sql, 'SELECT pg_database_size(current_database()) AS n');
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   await Promise.all([p.broker.collectGarbage(), p.orchestrator.collectGarbage()]);
